@@ -1,0 +1,143 @@
+// The only door into the decision core (wasm/core.wasm). Loads the wasm once, marshals
+// plain values across the boundary and decodes packed answers. No decision lives here:
+// every rule is in spec/ and assembly/. This file imports nothing else of the glue
+// except the generated code tables.
+import { existsSync, readFileSync } from "node:fs";
+import type { ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass } from "./generated/spec.js";
+
+interface CoreExports {
+  memory: WebAssembly.Memory;
+  __new(size: number, id: number): number;
+  __pin(ptr: number): number;
+  __unpin(ptr: number): void;
+  mimeIsApp(s: number): number;
+  detectHost(ext: number, mime: number, appMime: number, choice: number, fileFallback: number): number;
+  classifyTool(ro: number, de: number, op: number): number;
+  nameIsValid(s: number): number;
+  vmBegin(shape: number, count: number): number;
+  vmBinding(name: number, shape: number): number;
+  vmKey(key: number): number;
+  vmAddress(shape: number, resolution: number): number;
+  vmFixedArgs(shape: number): number;
+  vmFixedKey(key: number): number;
+  vmViewArgs(shape: number, count: number): number;
+  vmViewKey(isString: number, key: number): number;
+  limitDefault(b: number): number;
+  limitAccepts(b: number, v: number): number;
+  budgetCheck(b: number, used: number, adding: number, limit: number): number;
+  budgetRoom(b: number, used: number, limit: number): number;
+  envelope(success: number, view: number, blocks: number, delivery: number): number;
+  errorRetryable(code: number): number;
+}
+
+export interface HostFacts { ext: number; mime: number; appMime: boolean; override: number; fileFallback: boolean }
+export interface HostDecision { kind: HostKind; reason: HostReason; delivery: Delivery; deliveryReason: DeliveryReason }
+export interface ToolDecision { class: ToolClass; reason: ClassReason }
+
+export interface Core {
+  mimeIsApp(mimeType: string): boolean;
+  detectHost(facts: HostFacts): HostDecision;
+  classifyTool(readOnlyHint: number, destructiveHint: number, operator: number): ToolDecision;
+  nameIsValid(name: string): boolean;
+  /** The manifest walk (spec/view-manifest.md); each step answers a ViewCheck code. */
+  manifest: {
+    begin(readsShape: number, count: number): ViewCheck;
+    binding(name: string, shape: number): ViewCheck;
+    key(key: string): ViewCheck;
+    address(shape: number, resolution: number): ViewCheck;
+    fixedArgs(shape: number): ViewCheck;
+    fixedKey(key: string): ViewCheck;
+    viewArgs(shape: number, count: number): ViewCheck;
+    viewKey(isString: boolean, key: string): ViewCheck;
+  };
+  limitDefault(budget: number): number;
+  limitAccepts(budget: number, value: number): number;
+  budgetCheck(budget: number, used: number, adding: number, limit: number): number;
+  budgetRoom(budget: number, used: number, limit: number): number;
+  /** EnvelopeFlag bits. */
+  envelope(success: boolean, view: number, blocks: number, delivery: number): number;
+  errorRetryable(code: number): -1 | 0 | 1;
+}
+
+/** Thrown when the wasm traps; the instance is replaced before the throw, so the next call works. */
+export class CoreTrap extends Error {
+  constructor(fn: string, cause: unknown) {
+    super(`decision core trapped in ${fn}: ${(cause as Error)?.message ?? cause}`);
+    this.name = "CoreTrap";
+  }
+}
+
+const STRING_CLASS_ID = 2; // AssemblyScript's built-in String class id
+
+/**
+ * Marshalling (not deciding): an i32 fact that is not an int32 reaches the core as -1,
+ * which no enumeration, id or count accepts, so garbage cannot alias a valid code.
+ */
+const i32 = (x: unknown): number => (typeof x === "number" && Number.isInteger(x) && x >= -0x80000000 && x <= 0x7fffffff ? x : -1);
+const f64 = (x: unknown): number => (typeof x === "number" ? x : Number.NaN);
+const flag = (x: unknown): number => (x === true ? 1 : 0);
+
+export function createCore(bytes: Uint8Array): Core {
+  const module = new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
+  const instantiate = () => new WebAssembly.Instance(module, { env: { abort: () => { throw new Error("abort"); } } }).exports as unknown as CoreExports;
+  let x = instantiate();
+
+  const str = (s: unknown): number => {
+    const text = typeof s === "string" ? s : "";
+    const ptr = x.__new(text.length << 1, STRING_CLASS_ID);
+    const view = new Uint16Array(x.memory.buffer, ptr, text.length);
+    for (let i = 0; i < text.length; i++) view[i] = text.charCodeAt(i);
+    return ptr;
+  };
+  const call = <T>(fn: string, run: () => T): T => {
+    try {
+      return run();
+    } catch (e) {
+      x = instantiate();
+      throw new CoreTrap(fn, e);
+    }
+  };
+
+  return {
+    mimeIsApp: (s) => call("mimeIsApp", () => x.mimeIsApp(str(s)) === 1),
+    detectHost: (f) =>
+      call("detectHost", () => {
+        const p = x.detectHost(i32(f.ext), i32(f.mime), flag(f.appMime), i32(f.override), flag(f.fileFallback));
+        return { kind: (p & 0xf) as HostKind, reason: ((p >> 4) & 0xff) as HostReason, delivery: ((p >> 12) & 0xf) as Delivery, deliveryReason: ((p >> 16) & 0xff) as DeliveryReason };
+      }),
+    classifyTool: (ro, de, op) =>
+      call("classifyTool", () => {
+        const p = x.classifyTool(i32(ro), i32(de), i32(op));
+        return { class: (p & 0xf) as ToolClass, reason: ((p >> 4) & 0xff) as ClassReason };
+      }),
+    nameIsValid: (s) => call("nameIsValid", () => x.nameIsValid(str(s)) === 1),
+    manifest: {
+      begin: (shape, count) => call("vmBegin", () => x.vmBegin(i32(shape), i32(count)) as ViewCheck),
+      binding: (name, shape) => call("vmBinding", () => x.vmBinding(str(name), i32(shape)) as ViewCheck),
+      key: (key) => call("vmKey", () => x.vmKey(str(key)) as ViewCheck),
+      address: (shape, resolution) => call("vmAddress", () => x.vmAddress(i32(shape), i32(resolution)) as ViewCheck),
+      fixedArgs: (shape) => call("vmFixedArgs", () => x.vmFixedArgs(i32(shape)) as ViewCheck),
+      fixedKey: (key) => call("vmFixedKey", () => x.vmFixedKey(str(key)) as ViewCheck),
+      viewArgs: (shape, count) => call("vmViewArgs", () => x.vmViewArgs(i32(shape), i32(count)) as ViewCheck),
+      viewKey: (isString, key) => call("vmViewKey", () => x.vmViewKey(flag(isString), str(key)) as ViewCheck),
+    },
+    limitDefault: (b) => call("limitDefault", () => x.limitDefault(i32(b))),
+    limitAccepts: (b, v) => call("limitAccepts", () => x.limitAccepts(i32(b), f64(v))),
+    budgetCheck: (b, used, adding, limit) => call("budgetCheck", () => x.budgetCheck(i32(b), f64(used), f64(adding), f64(limit))),
+    budgetRoom: (b, used, limit) => call("budgetRoom", () => x.budgetRoom(i32(b), f64(used), f64(limit))),
+    envelope: (success, view, blocks, delivery) => call("envelope", () => x.envelope(flag(success), i32(view), f64(blocks), i32(delivery))),
+    errorRetryable: (code) => call("errorRetryable", () => x.errorRetryable(i32(code)) as -1 | 0 | 1),
+  };
+}
+
+let loaded: Core | undefined;
+/** The committed core, loaded on first use and kept for the process. */
+export function core(): Core {
+  return (loaded ??= createCore(readFileSync(committedWasmPath())));
+}
+
+/** wasm/core.wasm, found from glue/ (vitest) and from dist/glue/ (the built CLI). */
+export function committedWasmPath(): string {
+  const near = new URL("../wasm/core.wasm", import.meta.url).pathname;
+  return existsSync(near) ? near : new URL("../../wasm/core.wasm", import.meta.url).pathname;
+}

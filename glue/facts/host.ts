@@ -1,0 +1,22 @@
+// Reduces a client's declared capabilities to the host-detection facts of
+// spec/host-detection.md. Shapes only; the core decides what they mean.
+import type { Core, HostFacts } from "../core.js";
+import { DeliveryOverride, ExtState, MimeState, UI_EXTENSION_ID } from "../generated/spec.js";
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export type DeliveryOverrideName = keyof typeof DeliveryOverride;
+
+export function hostFacts(core: Core, capabilities: unknown, override: DeliveryOverrideName, fileFallback: boolean): HostFacts {
+  const facts: HostFacts = { ext: ExtState.absent, mime: MimeState.absent, appMime: false, override: DeliveryOverride[override], fileFallback };
+  if (!isPlainObject(capabilities) || capabilities.extensions === undefined) return facts;
+  const extensions = capabilities.extensions;
+  if (!isPlainObject(extensions)) return { ...facts, ext: ExtState.malformed };
+  if (!Object.hasOwn(extensions, UI_EXTENSION_ID)) return facts;
+  const ext = extensions[UI_EXTENSION_ID];
+  if (!isPlainObject(ext)) return { ...facts, ext: ExtState.malformed };
+  if (!Object.hasOwn(ext, "mimeTypes")) return { ...facts, ext: ExtState.object };
+  const list = ext.mimeTypes;
+  if (!Array.isArray(list) || list.some((m) => typeof m !== "string")) return { ...facts, ext: ExtState.object, mime: MimeState.malformed };
+  return { ...facts, ext: ExtState.object, mime: MimeState.list, appMime: list.some((m) => core.mimeIsApp(m)) };
+}

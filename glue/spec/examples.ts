@@ -1,0 +1,118 @@
+// Runs every spec example against a core instance (the committed wasm, a fresh build, or
+// a mutant). One runner per family turns `given` into core calls through the same glue
+// functions the server uses, and produces the named decision that `expect` is compared to.
+import type { Core } from "../core.js";
+import { hostFacts, type DeliveryOverrideName } from "../facts/host.js";
+import { hintOf } from "../facts/annotations.js";
+import { checkManifest } from "../views/manifest.js";
+import { codeOf, type Example, type Spec } from "./parse.js";
+
+export interface ExampleResult { example: Example; pass: boolean; vacuous: boolean; actual: Record<string, unknown>; error?: string }
+export interface ExamplesReport { results: ExampleResult[]; passed: number; total: number; vacuous: number; clausesWithoutExample: string[] }
+
+type Runner = (core: Core, spec: Spec, given: Record<string, any>) => Record<string, unknown>;
+
+function nameOf(spec: Spec, table: string, code: number): string {
+  const t = spec.codes.find((c) => c.enum === table);
+  const hit = t && Object.entries(t.values).find(([, v]) => v === code);
+  return hit ? hit[0] : `#${code}`;
+}
+/** Spec JSON cannot hold NaN or infinities; examples spell them as strings. */
+const num = (v: unknown): number => (v === "NaN" ? NaN : v === "Infinity" ? Infinity : v === "-Infinity" ? -Infinity : (v as number));
+
+const host: Runner = (core, spec, g) => {
+  if ("mimeType" in g) return { isApp: core.mimeIsApp(g.mimeType) };
+  const facts = "capabilities" in g
+    ? hostFacts(core, g.capabilities, g.override as DeliveryOverrideName, g.fileFallback)
+    : { ext: codeOf(spec, "ExtState", g.ext), mime: codeOf(spec, "MimeState", g.mime), appMime: g.appMime, override: codeOf(spec, "DeliveryOverride", g.override), fileFallback: g.fileFallback };
+  const d = core.detectHost(facts);
+  return { kind: nameOf(spec, "HostKind", d.kind), reason: nameOf(spec, "HostReason", d.reason), delivery: nameOf(spec, "Delivery", d.delivery), deliveryReason: nameOf(spec, "DeliveryReason", d.deliveryReason) };
+};
+
+const readOnly: Runner = (core, spec, g) => {
+  const ro = "annotations" in g ? hintOf(g.annotations, "readOnlyHint") : codeOf(spec, "Hint", g.readOnlyHint);
+  const de = "annotations" in g ? hintOf(g.annotations, "destructiveHint") : codeOf(spec, "Hint", g.destructiveHint);
+  const d = core.classifyTool(ro, de, codeOf(spec, "Operator", g.operator));
+  return { class: nameOf(spec, "ToolClass", d.class), reason: nameOf(spec, "ClassReason", d.reason) };
+};
+
+function readsOf(g: Record<string, any>): unknown {
+  const address = "desk.list_incidents";
+  if ("readsJson" in g) return JSON.parse(g.readsJson);
+  if ("readsOfCount" in g) return Object.fromEntries(Array.from({ length: g.readsOfCount }, (_, i) => [`b${i}`, { address }]));
+  if ("viewKeysOfCount" in g) return { r: { address, viewArgs: Array.from({ length: g.viewKeysOfCount }, (_, i) => `k${i}`) } };
+  if ("viewKeyOfLength" in g) return { r: { address, viewArgs: ["k".repeat(g.viewKeyOfLength)] } };
+  return g.reads;
+}
+
+const manifest: Runner = (core, spec, g) => {
+  const m = core.manifest;
+  const c = (t: string, v: unknown) => codeOf(spec, t, v);
+  if ("step" in g) {
+    const step: Record<string, () => number> = {
+      begin: () => m.begin(c("ValueShape", g.readsShape), g.count),
+      binding: () => m.binding(g.name, c("ValueShape", g.shape)),
+      address: () => m.address(c("AddressShape", g.shape), c("Resolution", g.resolution)),
+      fixedArgs: () => m.fixedArgs(c("ValueShape", g.shape)),
+      viewArgs: () => m.viewArgs(c("ListShape", g.shape), g.count),
+    };
+    return { code: nameOf(spec, "ViewCheck", step[g.step]()) };
+  }
+  const catalog: Record<string, "read_only" | "approval"> = g.catalog ?? {};
+  const v = checkManifest(core, readsOf(g), (a) => (Object.hasOwn(catalog, a) ? catalog[a] : "unknown"));
+  return v.at === undefined ? { code: nameOf(spec, "ViewCheck", v.code) } : { code: nameOf(spec, "ViewCheck", v.code), at: v.at };
+};
+
+const budgets: Runner = (core, spec, g) => {
+  const b = codeOf(spec, "Budget", g.budget);
+  if ("value" in g) return { check: nameOf(spec, "LimitCheck", core.limitAccepts(b, num(g.value))) };
+  if ("adding" in g) return { check: nameOf(spec, "BudgetCheck", core.budgetCheck(b, num(g.used), num(g.adding), num(g.limit))) };
+  if ("used" in g) return { room: core.budgetRoom(b, num(g.used), num(g.limit)) };
+  return { default: core.limitDefault(b) };
+};
+
+const envelope: Runner = (core, spec, g) => {
+  if ("error" in g) {
+    const r = core.errorRetryable(codeOf(spec, "ErrorCode", g.error));
+    return { retryable: r === -1 ? -1 : r === 1 };
+  }
+  const bits = core.envelope(g.success, codeOf(spec, "ViewState", g.view), num(g.blocks), codeOf(spec, "Delivery", g.delivery));
+  const table = spec.codes.find((t) => t.enum === "EnvelopeFlag")!.values;
+  return { flags: Object.entries(table).filter(([, bit]) => (bits & bit) !== 0).map(([n]) => n) };
+};
+
+export const RUNNERS: Record<string, Runner> = {
+  "host-detection.md": host,
+  "read-only.md": readOnly,
+  "view-manifest.md": manifest,
+  "budgets.md": budgets,
+  "envelope.md": envelope,
+};
+
+const same = (a: unknown, b: unknown): boolean =>
+  Array.isArray(a) && Array.isArray(b) ? a.length === b.length && [...a].sort().join("\n") === [...b].sort().join("\n") : JSON.stringify(a) === JSON.stringify(b);
+
+export function runExamples(core: Core, spec: Spec): ExamplesReport {
+  const results: ExampleResult[] = [];
+  for (const clause of spec.clauses) {
+    const runner = RUNNERS[clause.file];
+    for (const example of clause.examples) {
+      if (!runner) { results.push({ example, pass: false, vacuous: true, actual: {}, error: `no runner for ${clause.file}` }); continue; }
+      let actual: Record<string, unknown> = {};
+      let error: string | undefined;
+      try { actual = runner(core, spec, example.given); } catch (e) { error = (e as Error).message; }
+      const keys = Object.keys(example.expect);
+      // Vacuous: nothing concrete expected, or a key the runner never produces (never compared).
+      const vacuous = keys.length === 0 || keys.some((k) => !(k in actual) && error === undefined);
+      const pass = error === undefined && !vacuous && keys.every((k) => same(actual[k], example.expect[k]));
+      results.push({ example, pass, vacuous, actual, error });
+    }
+  }
+  return {
+    results,
+    passed: results.filter((r) => r.pass).length,
+    total: results.length,
+    vacuous: results.filter((r) => r.vacuous).length,
+    clausesWithoutExample: spec.clauses.filter((c) => c.examples.length === 0).map((c) => c.id),
+  };
+}
