@@ -15,6 +15,16 @@ export function limitDefault(b: i32): f64 {
   return known(b) ? unchecked(BUDGET_DEFAULT[b]) : -1;
 }
 
+/** B1 */
+export function limitMin(b: i32): f64 {
+  return known(b) ? unchecked(BUDGET_MIN[b]) : -1;
+}
+
+/** B1 */
+export function limitMax(b: i32): f64 {
+  return known(b) ? unchecked(BUDGET_MAX[b]) : -1;
+}
+
 /** B2 */
 export function limitAccepts(b: i32, value: f64): i32 {
   if (!known(b)) return LimitCheck.unknown_budget;

@@ -23,6 +23,8 @@ interface CoreExports {
   vmViewArgs(shape: number, count: number): number;
   vmViewKey(isString: number, key: number): number;
   limitDefault(b: number): number;
+  limitMin(b: number): number;
+  limitMax(b: number): number;
   limitAccepts(b: number, v: number): number;
   budgetCheck(b: number, used: number, adding: number, limit: number): number;
   budgetRoom(b: number, used: number, limit: number): number;
@@ -51,6 +53,8 @@ export interface Core {
     viewKey(isString: boolean, key: string): ViewCheck;
   };
   limitDefault(budget: number): number;
+  /** The operator range of a budget (-1 for an unknown id). */
+  limitRange(budget: number): { min: number; max: number };
   limitAccepts(budget: number, value: number): number;
   budgetCheck(budget: number, used: number, adding: number, limit: number): number;
   budgetRoom(budget: number, used: number, limit: number): number;
@@ -122,6 +126,7 @@ export function createCore(bytes: Uint8Array): Core {
       viewKey: (isString, key) => call("vmViewKey", () => x.vmViewKey(flag(isString), str(key)) as ViewCheck),
     },
     limitDefault: (b) => call("limitDefault", () => x.limitDefault(i32(b))),
+    limitRange: (b) => call("limitRange", () => ({ min: x.limitMin(i32(b)), max: x.limitMax(i32(b)) })),
     limitAccepts: (b, v) => call("limitAccepts", () => x.limitAccepts(i32(b), f64(v))),
     budgetCheck: (b, used, adding, limit) => call("budgetCheck", () => x.budgetCheck(i32(b), f64(used), f64(adding), f64(limit))),
     budgetRoom: (b, used, limit) => call("budgetRoom", () => x.budgetRoom(i32(b), f64(used), f64(limit))),

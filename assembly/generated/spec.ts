@@ -22,6 +22,7 @@ export enum Budget {
   instructions_chars = 19,
   echo_clamp_chars = 20,
   executor_queue = 21,
+  sandbox_workers = 22,
 }
 
 export enum BudgetCheck {
@@ -216,7 +217,79 @@ export const VIEW_KEY_CHARS_MAX: i32 = 128;
 export const BINDING_NAME_CHARS_MAX: i32 = 64;
 
 /** Budget ids run 1..BUDGET_COUNT; index 0 is unused. */
-export const BUDGET_COUNT: i32 = 21;
-export const BUDGET_DEFAULT: StaticArray<f64> = [0, 20, 10, 15000, 30000, 2000, 67108864, 1048576, 24000, 4000, 4000000, 32, 50000, 262144, 900000, 67108864, 900000, 67108864, 8, 1000, 200, 32];
-export const BUDGET_MIN: StaticArray<f64> = [0, 1, 1, 100, 100, 10, 16777216, 65536, 1000, 100, 1, 1, 1000, 1024, 1000, 1048576, 1000, 1048576, 1, 1, 16, 1];
-export const BUDGET_MAX: StaticArray<f64> = [0, 1000, 100, 600000, 600000, 600000, 1073741824, 8388608, 1000000, 1000000, 64000000, 256, 10000000, 16777216, 86400000, 1073741824, 86400000, 1073741824, 64, 1000, 4096, 1024];
+export const BUDGET_COUNT: i32 = 22;
+export const BUDGET_DEFAULT: StaticArray<f64> = [
+  0, // padding: budget ids start at 1
+  20, // host_calls
+  10, // batch_calls
+  15000, // host_call_deadline_ms
+  30000, // program_wall_ms
+  2000, // program_cpu_ms
+  67108864, // sandbox_heap_bytes
+  1048576, // sandbox_stack_bytes
+  24000, // return_chars
+  4000, // log_chars
+  4000000, // emit_bytes
+  32, // emit_blocks
+  50000, // direct_result_bytes
+  262144, // call_payload_bytes
+  900000, // result_stash_ttl_ms
+  67108864, // result_stash_bytes
+  900000, // view_store_ttl_ms
+  67108864, // view_store_bytes
+  8, // view_reads_in_flight
+  1000, // instructions_chars
+  200, // echo_clamp_chars
+  32, // executor_queue
+  2, // sandbox_workers
+];
+export const BUDGET_MIN: StaticArray<f64> = [
+  0, // padding: budget ids start at 1
+  1, // host_calls
+  1, // batch_calls
+  100, // host_call_deadline_ms
+  100, // program_wall_ms
+  10, // program_cpu_ms
+  16777216, // sandbox_heap_bytes
+  65536, // sandbox_stack_bytes
+  1000, // return_chars
+  100, // log_chars
+  1, // emit_bytes
+  1, // emit_blocks
+  1000, // direct_result_bytes
+  1024, // call_payload_bytes
+  1000, // result_stash_ttl_ms
+  1048576, // result_stash_bytes
+  1000, // view_store_ttl_ms
+  1048576, // view_store_bytes
+  1, // view_reads_in_flight
+  1, // instructions_chars
+  16, // echo_clamp_chars
+  1, // executor_queue
+  1, // sandbox_workers
+];
+export const BUDGET_MAX: StaticArray<f64> = [
+  0, // padding: budget ids start at 1
+  1000, // host_calls
+  100, // batch_calls
+  600000, // host_call_deadline_ms
+  600000, // program_wall_ms
+  600000, // program_cpu_ms
+  1073741824, // sandbox_heap_bytes
+  8388608, // sandbox_stack_bytes
+  1000000, // return_chars
+  1000000, // log_chars
+  64000000, // emit_bytes
+  256, // emit_blocks
+  10000000, // direct_result_bytes
+  16777216, // call_payload_bytes
+  86400000, // result_stash_ttl_ms
+  1073741824, // result_stash_bytes
+  86400000, // view_store_ttl_ms
+  1073741824, // view_store_bytes
+  64, // view_reads_in_flight
+  1000, // instructions_chars
+  4096, // echo_clamp_chars
+  1024, // executor_queue
+  16, // sandbox_workers
+];

@@ -22,7 +22,8 @@ export const Budget = {
   view_reads_in_flight: 18,
   instructions_chars: 19,
   echo_clamp_chars: 20,
-  executor_queue: 21
+  executor_queue: 21,
+  sandbox_workers: 22
 } as const;
 export type Budget = (typeof Budget)[keyof typeof Budget];
 export type BudgetName = keyof typeof Budget;

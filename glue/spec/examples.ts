@@ -68,6 +68,7 @@ const budgets: Runner = (core, spec, g) => {
   if ("value" in g) return { check: nameOf(spec, "LimitCheck", core.limitAccepts(b, num(g.value))) };
   if ("adding" in g) return { check: nameOf(spec, "BudgetCheck", core.budgetCheck(b, num(g.used), num(g.adding), num(g.limit))) };
   if ("used" in g) return { room: core.budgetRoom(b, num(g.used), num(g.limit)) };
+  if (g.range === true) return core.limitRange(b);
   return { default: core.limitDefault(b) };
 };
 

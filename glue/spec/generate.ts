@@ -27,20 +27,19 @@ export function generateAssembly(spec: Spec): string {
   const table = spec.codes.find((t) => t.enum === "Budget");
   if (table) {
     const count = Object.keys(table.values).length;
-    const byId = (field: "default" | "min" | "max") => {
-      const vals: number[] = [0];
-      for (let id = 1; id <= count; id++) {
-        const name = Object.entries(table.values).find(([, v]) => v === id)?.[0];
-        const c = budgets.find((b) => b.budget === name);
-        if (!c) throw new Error(`budget ${name} (id ${id}) has no constant`);
-        vals.push(Number(c[field]));
-      }
-      return vals.join(", ");
-    };
+    const names = Object.entries(table.values).sort((a, b) => a[1] - b[1]).map(([n]) => n);
+    names.forEach((n, i) => { if (table.values[n] !== i + 1) throw new Error(`Budget ids must run 1..n without gaps (${n})`); });
+    // One value per line, so a mutant's id names the budget it touched.
+    const byId = (field: "default" | "min" | "max") =>
+      ["  0, // padding: budget ids start at 1", ...names.map((n) => {
+        const c = budgets.find((b) => b.budget === n);
+        if (!c) throw new Error(`budget ${n} has no constant`);
+        return `  ${Number(c[field])}, // ${n}`;
+      })].join("\n");
     out += `\n/** Budget ids run 1..BUDGET_COUNT; index 0 is unused. */\nexport const BUDGET_COUNT: i32 = ${count};\n`;
-    out += `export const BUDGET_DEFAULT: StaticArray<f64> = [${byId("default")}];\n`;
-    out += `export const BUDGET_MIN: StaticArray<f64> = [${byId("min")}];\n`;
-    out += `export const BUDGET_MAX: StaticArray<f64> = [${byId("max")}];\n`;
+    out += `export const BUDGET_DEFAULT: StaticArray<f64> = [\n${byId("default")}\n];\n`;
+    out += `export const BUDGET_MIN: StaticArray<f64> = [\n${byId("min")}\n];\n`;
+    out += `export const BUDGET_MAX: StaticArray<f64> = [\n${byId("max")}\n];\n`;
   }
   return out;
 }

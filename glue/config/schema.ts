@@ -1,0 +1,119 @@
+// The shape of a validated atrium.json (PRODUCT.md "Config") and the key tables the validator
+// walks. Every number in a validated config is an effective value (the operator's, or the
+// core's default), so no other file repeats a default. Numeric ranges live in spec/budgets.md
+// and are checked by the core; this file only says which key maps to which budget.
+import { Budget, type DeliveryOverrideName } from "../generated/spec.js";
+
+export interface ConfigError {
+  /** Dotted path into the file (`mcpServers.github.args[2]`); "" for the file as a whole. */
+  path: string;
+  message: string;
+}
+
+interface ConnectorCommon {
+  id: string;
+  readOnlyTools: string[];
+  approvalTools: string[];
+  timeoutMs: number;
+  maxResultBytes: number;
+  disabled: boolean;
+}
+export interface StdioConnectorConfig extends ConnectorCommon {
+  kind: "stdio";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string | null;
+}
+export interface HttpConnectorConfig extends ConnectorCommon {
+  kind: "http";
+  url: string;
+  headers: Record<string, string>;
+}
+export type ConnectorConfig = StdioConnectorConfig | HttpConnectorConfig;
+
+export interface SandboxConfig {
+  hostCalls: number;
+  batchCalls: number;
+  programWallMs: number;
+  programCpuMs: number;
+  heapBytes: number;
+  stackBytes: number;
+  returnChars: number;
+  logChars: number;
+  emitBytes: number;
+  emitBlocks: number;
+  callPayloadBytes: number;
+  workers: number;
+  queue: number;
+}
+export interface ViewsConfig {
+  delivery: DeliveryOverrideName;
+  fileFallback: boolean;
+  directory: string | null;
+}
+export interface ResultsConfig {
+  directResultBytes: number;
+  stashTtlMs: number;
+  stashBytes: number;
+}
+
+export interface AtriumConfig {
+  /** In file order. */
+  connectors: ConnectorConfig[];
+  sandbox: SandboxConfig;
+  views: ViewsConfig;
+  results: ResultsConfig;
+  warnings: ConfigError[];
+}
+
+export type ValidationResult =
+  | { ok: true; config: AtriumConfig; warnings: ConfigError[] }
+  | { ok: false; errors: ConfigError[]; warnings: ConfigError[] };
+
+// ---- key tables -------------------------------------------------------------------------
+
+export const TOP_KEYS = ["mcpServers", "atrium"] as const;
+export const ATRIUM_KEYS = ["sandbox", "views", "results"] as const;
+
+/** Lowercase so an id reads the same in every address "<id>.<tool>". */
+export const CONNECTOR_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+export const STDIO_KEYS = ["command", "args", "env", "cwd"] as const;
+export const HTTP_KEYS = ["url", "headers"] as const;
+export const SETTING_KEYS = ["readOnlyTools", "approvalTools", "timeoutMs", "maxResultBytes", "disabled"] as const;
+export const CONNECTOR_KEYS = ["type", ...STDIO_KEYS, ...HTTP_KEYS, ...SETTING_KEYS] as const;
+
+/** Host configs' "type"; "sse" is recognised only to refuse it clearly. */
+export const TYPE_KINDS: Readonly<Record<string, ConnectorConfig["kind"]>> = { stdio: "stdio", http: "http", "streamable-http": "http" };
+
+export const CONNECTOR_LIMITS = {
+  timeoutMs: Budget.host_call_deadline_ms,
+  maxResultBytes: Budget.direct_result_bytes,
+} as const;
+
+export const SANDBOX_LIMITS = {
+  hostCalls: Budget.host_calls,
+  batchCalls: Budget.batch_calls,
+  programWallMs: Budget.program_wall_ms,
+  programCpuMs: Budget.program_cpu_ms,
+  heapBytes: Budget.sandbox_heap_bytes,
+  stackBytes: Budget.sandbox_stack_bytes,
+  returnChars: Budget.return_chars,
+  logChars: Budget.log_chars,
+  emitBytes: Budget.emit_bytes,
+  emitBlocks: Budget.emit_blocks,
+  callPayloadBytes: Budget.call_payload_bytes,
+  queue: Budget.executor_queue,
+  workers: Budget.sandbox_workers,
+} as const satisfies Record<keyof SandboxConfig, Budget>;
+
+export const SANDBOX_KEYS = Object.keys(SANDBOX_LIMITS);
+
+export const VIEWS_KEYS = ["delivery", "fileFallback", "directory"] as const;
+
+export const RESULTS_LIMITS = {
+  directResultBytes: Budget.direct_result_bytes,
+  stashTtlMs: Budget.result_stash_ttl_ms,
+  stashBytes: Budget.result_stash_bytes,
+} as const satisfies Record<keyof ResultsConfig, Budget>;

@@ -1,0 +1,310 @@
+// Validates a parsed atrium.json. Hand-written (not zod) so every message and path is exact.
+// Collects every error instead of stopping at the first, and never throws: the input is
+// whatever a user or a host wrote. Numeric limits are judged by the core (limitAccepts);
+// this file holds no ranges or defaults of budgets.
+import type { Core } from "../core.js";
+import { Budget, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../generated/spec.js";
+import {
+  ATRIUM_KEYS, CONNECTOR_ID, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
+  STDIO_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
+  type AtriumConfig, type ConfigError, type ConnectorConfig, type ResultsConfig, type SandboxConfig, type ValidationResult, type ViewsConfig,
+} from "./schema.js";
+
+type Obj = Record<string, unknown>;
+
+interface Ctx {
+  core: Core;
+  errors: ConfigError[];
+  warnings: ConfigError[];
+  /** Echoed user text is clamped to the core's echo budget (PRODUCT.md "Error codes"). */
+  clampChars: number;
+}
+
+export function validateConfig(raw: unknown, core: Core): ValidationResult {
+  const ctx: Ctx = { core, errors: [], warnings: [], clampChars: 0 }; // clampChars is the core's, set first thing below
+  try {
+    ctx.clampChars = core.limitDefault(Budget.echo_clamp_chars);
+    const config = root(ctx, raw);
+    if (config && ctx.errors.length === 0) return { ok: true, config, warnings: ctx.warnings };
+  } catch {
+    // Only exotic inputs (a Proxy, a throwing getter) get here; JSON never does.
+    ctx.errors.push({ path: "", message: "the config could not be read as plain data" });
+  }
+  if (ctx.errors.length === 0) ctx.errors.push({ path: "", message: "the config is not valid" }); // a refusal always says why
+  return { ok: false, errors: ctx.errors, warnings: ctx.warnings };
+}
+
+// ---- the walk ---------------------------------------------------------------------------
+
+function root(ctx: Ctx, raw: unknown): AtriumConfig | undefined {
+  if (!isObject(raw)) return fail(ctx, "", expected("an object", raw));
+  for (const key of Object.keys(raw)) {
+    if ((TOP_KEYS as readonly string[]).includes(key)) continue;
+    const near = closest(key, TOP_KEYS);
+    // A host config (claude_desktop_config.json) carries its own top-level keys; only a near miss is a typo.
+    if (near) fail(ctx, at("", key, ctx), `unknown key; did you mean "${near}"?`);
+    else ctx.warnings.push({ path: at("", key, ctx), message: `unknown key, ignored (atrium reads only "mcpServers" and "atrium")` });
+  }
+
+  const servers = own(raw, "mcpServers");
+  let connectors: Partial<ConnectorConfig>[] = [];
+  if (servers === undefined) {
+    const hint = own(raw, "servers") !== undefined ? ` (VS Code's "servers" block is not read; rename it to "mcpServers")` : "";
+    fail(ctx, "", `missing "mcpServers"${hint}`);
+  } else if (!isObject(servers)) {
+    fail(ctx, "mcpServers", expected("an object", servers));
+  } else {
+    connectors = Object.keys(servers).map((id) => connector(ctx, id, own(servers, id)));
+    if (connectors.length === 0) ctx.warnings.push({ path: "mcpServers", message: "no connectors; atrium will serve no tools" });
+  }
+
+  const atrium = section(ctx, "atrium", own(raw, "atrium"), ATRIUM_KEYS);
+  const sandbox = sandboxOf(ctx, section(ctx, "atrium.sandbox", own(atrium, "sandbox"), SANDBOX_KEYS));
+  const views = viewsOf(ctx, section(ctx, "atrium.views", own(atrium, "views"), VIEWS_KEYS));
+  const results: ResultsConfig = limits(ctx, "atrium.results", section(ctx, "atrium.results", own(atrium, "results"), Object.keys(RESULTS_LIMITS)), RESULTS_LIMITS);
+
+  // A connector without its own cap inherits the atrium-wide direct result cap.
+  for (const c of connectors) c.maxResultBytes ??= results.directResultBytes;
+  return { connectors: connectors as ConnectorConfig[], sandbox, views, results, warnings: ctx.warnings };
+}
+
+function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfig> {
+  const path = at("mcpServers", id, ctx);
+  if (!CONNECTOR_ID.test(id)) fail(ctx, path, idMessage(id, ctx));
+  if (!isObject(entry)) {
+    fail(ctx, path, expected("an object", entry));
+    return {};
+  }
+  unknownKeys(ctx, path, entry, CONNECTOR_KEYS);
+
+  const hasCommand = own(entry, "command") !== undefined;
+  const hasUrl = own(entry, "url") !== undefined;
+  const kind = hasCommand === hasUrl ? undefined : hasCommand ? "stdio" : "http";
+  if (hasCommand && hasUrl) fail(ctx, path, `has both "command" and "url"; a connector is either a local stdio server (command) or a remote Streamable HTTP server (url)`);
+  if (!hasCommand && !hasUrl) fail(ctx, path, `missing "command" (or "url" for a remote server)`);
+  typeField(ctx, path, own(entry, "type"), kind);
+  if (kind === "stdio") for (const k of HTTP_KEYS) if (own(entry, k) !== undefined) fail(ctx, `${path}.${k}`, `applies only to a remote server (one with "url")`);
+  if (kind === "http") for (const k of STDIO_KEYS) if (own(entry, k) !== undefined) fail(ctx, `${path}.${k}`, `applies only to a stdio server (one with "command")`);
+
+  // Every present field is checked whatever the kind, so one run reports every mistake.
+  const command = text(ctx, `${path}.command`, own(entry, "command"));
+  const args = list(ctx, `${path}.args`, own(entry, "args"), (p, v) => text(ctx, p, v, true));
+  const env = map(ctx, `${path}.env`, own(entry, "env"), envName, (p, v) => text(ctx, p, v, true));
+  const cwd = text(ctx, `${path}.cwd`, own(entry, "cwd"));
+  const url = httpUrl(ctx, `${path}.url`, own(entry, "url"));
+  const headers = map(ctx, `${path}.headers`, own(entry, "headers"), headerName, (p, v) => headerValue(ctx, p, v));
+  const readOnly = toolList(ctx, `${path}.readOnlyTools`, own(entry, "readOnlyTools"));
+  const approval = toolList(ctx, `${path}.approvalTools`, own(entry, "approvalTools"));
+  for (const [name, i] of approval) {
+    const j = readOnly.get(name);
+    if (j !== undefined) fail(ctx, `${path}.approvalTools[${i}]`, `${show(name, ctx)} is also in ${path}.readOnlyTools[${j}]; a tool is either read-only or behind approval, not both`);
+  }
+  const settings = {
+    id,
+    readOnlyTools: [...readOnly.keys()],
+    approvalTools: [...approval.keys()],
+    timeoutMs: limit(ctx, `${path}.timeoutMs`, own(entry, "timeoutMs"), CONNECTOR_LIMITS.timeoutMs),
+    maxResultBytes: own(entry, "maxResultBytes") === undefined ? undefined : limit(ctx, `${path}.maxResultBytes`, own(entry, "maxResultBytes"), CONNECTOR_LIMITS.maxResultBytes),
+    disabled: bool(ctx, `${path}.disabled`, own(entry, "disabled"), false),
+  };
+  return kind === "http"
+    ? { ...settings, kind, url: url ?? "", headers }
+    : { ...settings, kind: "stdio", command: command ?? "", args, env, cwd: cwd ?? null };
+}
+
+function typeField(ctx: Ctx, path: string, type: unknown, kind: ConnectorConfig["kind"] | undefined): void {
+  if (type === undefined) return;
+  const p = `${path}.type`;
+  if (typeof type !== "string") return fail(ctx, p, expected("a string", type));
+  if (type === "sse") return fail(ctx, p, `"sse" is not supported: atrium reaches remote servers over Streamable HTTP only; point "url" at the server's Streamable HTTP endpoint and use "type": "http"`);
+  const declared = Object.hasOwn(TYPE_KINDS, type) ? TYPE_KINDS[type] : undefined;
+  if (!declared) return fail(ctx, p, `must be one of ${Object.keys(TYPE_KINDS).map((t) => `"${t}"`).join(", ")}, got ${show(type, ctx)}`);
+  if (kind && declared !== kind) fail(ctx, p, `"${type}" does not match an entry with "${kind === "stdio" ? "command" : "url"}"`);
+}
+
+function sandboxOf(ctx: Ctx, block: Obj): SandboxConfig {
+  return limits(ctx, "atrium.sandbox", block, SANDBOX_LIMITS);
+}
+
+function viewsOf(ctx: Ctx, block: Obj): ViewsConfig {
+  const modes = Object.keys(DeliveryOverride) as DeliveryOverrideName[];
+  const d = own(block, "delivery");
+  let delivery: DeliveryOverrideName = "auto";
+  if (d !== undefined) {
+    if (typeof d !== "string") fail(ctx, "atrium.views.delivery", expected("a string", d));
+    else if (!(modes as string[]).includes(d)) fail(ctx, "atrium.views.delivery", `must be one of ${modes.map((m) => `"${m}"`).join(", ")}, got ${show(d, ctx)}`);
+    else delivery = d as DeliveryOverrideName;
+  }
+  const dir = own(block, "directory");
+  return {
+    delivery,
+    fileFallback: bool(ctx, "atrium.views.fileFallback", own(block, "fileFallback"), true),
+    directory: dir === null ? null : (text(ctx, "atrium.views.directory", dir) ?? null),
+  };
+}
+
+// ---- numbers: the core judges, the message states the range it accepts ------------------
+
+function limits<K extends string>(ctx: Ctx, path: string, block: Obj, table: Readonly<Record<K, Budget>>): Record<K, number> {
+  const out = {} as Record<K, number>;
+  for (const key of Object.keys(table) as K[]) out[key] = limit(ctx, `${path}.${key}`, own(block, key), table[key]);
+  return out;
+}
+
+/** The operator's value when the core accepts it, otherwise the core's default (and an error). */
+function limit(ctx: Ctx, path: string, value: unknown, budget: Budget): number {
+  const fallback = ctx.core.limitDefault(budget);
+  if (value === undefined) return fallback;
+  if (typeof value !== "number") return fail(ctx, path, expected("a whole number", value)) ?? fallback;
+  const check = ctx.core.limitAccepts(budget, value);
+  if (check === LimitCheck.ok) return value;
+  if (check === LimitCheck.unknown_budget) return fail(ctx, path, `the decision core does not know budget ${budget}`) ?? fallback;
+  const { min, max } = ctx.core.limitRange(budget);
+  const accepted = `(accepted: whole numbers from ${min} to ${max}; default ${fallback})`;
+  const why = check === LimitCheck.below_min ? `${value} is below the minimum` : check === LimitCheck.above_max ? `${value} is above the maximum` : `must be a whole number, got ${value}`;
+  return fail(ctx, path, `${why} ${accepted}`) ?? fallback;
+}
+
+// ---- small typed readers ----------------------------------------------------------------
+
+/** An optional non-empty string; `emptyOk` for argv items and env values, where "" is meaningful. */
+function text(ctx: Ctx, path: string, value: unknown, emptyOk = false): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") return fail(ctx, path, expected("a string", value));
+  if (!emptyOk && value.trim() === "") return fail(ctx, path, "must not be empty");
+  if (value.includes("\0")) return fail(ctx, path, "must not contain a NUL character");
+  return value;
+}
+
+function bool(ctx: Ctx, path: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value === "boolean") return value;
+  return fail(ctx, path, expected("a boolean", value)) ?? fallback;
+}
+
+function list<T>(ctx: Ctx, path: string, value: unknown, item: (path: string, v: unknown, i: number) => T | undefined): T[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return fail(ctx, path, expected("an array", value)) ?? [];
+  const out: T[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const v = item(`${path}[${i}]`, value[i], i);
+    if (v !== undefined) out.push(v);
+  }
+  return out;
+}
+
+function map(ctx: Ctx, path: string, value: unknown, keyRule: (k: string) => string | undefined, item: (path: string, v: unknown) => string | undefined): Record<string, string> {
+  if (value === undefined) return {};
+  if (!isObject(value)) return fail(ctx, path, expected("an object", value)) ?? {};
+  const entries: [string, string][] = [];
+  for (const k of Object.keys(value)) {
+    const p = at(path, k, ctx);
+    const bad = keyRule(k);
+    if (bad) fail(ctx, p, bad);
+    const v = item(p, own(value, k));
+    if (v !== undefined) entries.push([k, v]);
+  }
+  return Object.fromEntries(entries); // defines own properties, so a "__proto__" key stays data
+}
+
+/** Tool names the operator lists (non-empty strings, each once), mapped to their index in the file. */
+function toolList(ctx: Ctx, path: string, value: unknown): Map<string, number> {
+  const first = new Map<string, number>();
+  list(ctx, path, value, (p, v, i) => {
+    const name = text(ctx, p, v);
+    if (name === undefined) return;
+    const seen = first.get(name);
+    if (seen !== undefined) fail(ctx, p, `${show(name, ctx)} is listed twice (also at ${path}[${seen}])`);
+    else first.set(name, i);
+  });
+  return first;
+}
+
+function httpUrl(ctx: Ctx, path: string, value: unknown): string | undefined {
+  const s = text(ctx, path, value);
+  if (s === undefined) return undefined;
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    return fail(ctx, path, `is not a valid URL: ${show(s, ctx)}`);
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") return fail(ctx, path, `must be an http:// or https:// URL (Streamable HTTP), got ${show(u.protocol, ctx)}`);
+  return s;
+}
+
+const envName = (k: string): string | undefined => (k === "" || k.includes("=") || k.includes("\0") ? `not a valid environment variable name` : undefined);
+const headerName = (k: string): string | undefined => (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k) ? undefined : `not a valid HTTP header name`);
+function headerValue(ctx: Ctx, path: string, value: unknown): string | undefined {
+  const s = text(ctx, path, value, true);
+  if (s !== undefined && /[\r\n]/.test(s)) return fail(ctx, path, "must not contain a line break");
+  return s;
+}
+
+// ---- keys, paths and messages -----------------------------------------------------------
+
+/** A section is optional; absent reads as empty so every field takes its default. */
+function section(ctx: Ctx, path: string, value: unknown, keys: readonly string[]): Obj {
+  if (value === undefined) return {};
+  if (!isObject(value)) return fail(ctx, path, expected("an object", value)) ?? {};
+  unknownKeys(ctx, path, value, keys);
+  return value;
+}
+
+function unknownKeys(ctx: Ctx, path: string, obj: Obj, known: readonly string[]): void {
+  for (const key of Object.keys(obj)) {
+    if (known.includes(key)) continue;
+    const near = closest(key, known);
+    fail(ctx, at(path, key, ctx), near ? `unknown key; did you mean "${near}"?` : `unknown key (expected one of: ${known.join(", ")})`);
+  }
+}
+
+function idMessage(id: string, ctx: Ctx): string {
+  const fixed = id.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[-_]+/, "").slice(0, 64);
+  const hint = fixed !== id && CONNECTOR_ID.test(fixed) ? `; did you mean ${show(fixed, ctx)}?` : "";
+  return `invalid connector id: use 1 to 64 lowercase letters, digits, "_" or "-", starting with a letter or digit (it prefixes tool addresses "<id>.<tool>")${hint}`;
+}
+
+/** The known key within edit distance 2 (case-insensitive), if any. */
+function closest(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = 3;
+  for (const k of known) {
+    if (Math.abs(k.length - key.length) >= bestD) continue; // distance ≥ length gap; also keeps huge keys cheap
+    const d = distance(key.toLowerCase(), k.toLowerCase());
+    if (d < bestD) [best, bestD] = [k, d];
+  }
+  return best;
+}
+
+/** Optimal string alignment distance: a swapped pair of letters counts as one edit. */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** `a.b`, or `a["odd key"]` when the key would not read as one dotted segment. */
+function at(path: string, key: string, ctx: Ctx): string {
+  if (/^[A-Za-z_$][\w$-]*$/.test(key) && key.length <= ctx.clampChars) return path ? `${path}.${key}` : key;
+  return `${path}[${show(key, ctx)}]`;
+}
+
+const show = (s: string, ctx: Ctx): string => JSON.stringify(s.length > ctx.clampChars ? `${s.slice(0, ctx.clampChars)}…` : s);
+const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const own = (obj: unknown, key: string): unknown => (isObject(obj) && Object.hasOwn(obj, key) ? obj[key] : undefined);
+const typeName = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
+const expected = (what: string, v: unknown): string => `expected ${what}, got ${typeName(v)}`;
+
+/** Records an error; answers undefined so a reader can `return fail(...)`. */
+function fail(ctx: Ctx, path: string, message: string): undefined {
+  ctx.errors.push({ path, message });
+  return undefined;
+}

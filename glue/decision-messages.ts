@@ -1,0 +1,89 @@
+// The one table that turns the core's codes into words for people and models.
+// Keyed by code name, so a code added to spec/ without a message fails typecheck.
+import type { ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName } from "./generated/spec.js";
+import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck } from "./generated/spec.js";
+
+export const classReasonText: Record<ClassReasonName, string> = {
+  annotated_read_only: "annotated readOnlyHint: true and not destructive",
+  read_only_absent: "no readOnlyHint annotation, so it may write",
+  read_only_false: "annotated readOnlyHint: false",
+  contradictory: "annotated both read-only and destructive; destructive wins",
+  malformed_hint: "an annotation is present but not a boolean",
+  operator_demoted: "the operator put it behind approval (approvalTools)",
+  operator_promoted: "the operator declared it read-only (readOnlyTools)",
+  promotion_refused_destructive: "the operator listed it in readOnlyTools, but the server marks it destructive, so it stays behind approval",
+  invalid_facts: "the classification facts were out of range",
+};
+
+export const hostReasonText: Record<HostReasonName, string> = {
+  app_mime: "the client declared io.modelcontextprotocol/ui with text/html;profile=mcp-app",
+  ext_absent: "the client did not declare the MCP Apps extension",
+  other_mime_only: "the client declared the MCP Apps extension without text/html;profile=mcp-app",
+  mime_absent: "the client declared the MCP Apps extension without mimeTypes",
+  ext_malformed: "the client's MCP Apps extension entry is not an object",
+  mime_malformed: "the client's mimeTypes is not a list of strings",
+  invalid_facts: "the host-detection facts were out of range",
+};
+
+export const deliveryReasonText: Record<DeliveryReasonName, string> = {
+  apps_host: "views are shown inline by this MCP Apps host",
+  file_fallback: "this host cannot show views; they are written to local HTML files",
+  fallback_off: "this host cannot show views and the file fallback is off",
+  override_file: "the operator chose file delivery",
+  override_none: "the operator switched views off",
+  override_inline: "the operator chose inline delivery",
+  override_inline_refused: "the operator chose inline delivery, but this host did not declare MCP Apps",
+  invalid_facts: "the host-detection facts were out of range",
+};
+
+export const viewCheckText: Record<ViewCheckName, string> = {
+  ok: "accepted",
+  reads_not_object: "reads must be an object of named bindings",
+  no_bindings: "reads must declare at least one binding",
+  too_many_bindings: "reads declares more bindings than allowed",
+  name_reserved: "binding name is reserved (__proto__, constructor, prototype)",
+  name_invalid: "binding name must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$",
+  binding_not_object: "a binding must be an object { address, fixedArgs?, viewArgs? }",
+  key_unknown: "a binding may only hold address, fixedArgs and viewArgs",
+  address_missing: "a binding needs an address",
+  address_not_string: "address must be a string <connectorId>.<toolName>",
+  address_unknown: "address does not name a known tool",
+  address_not_read_only: "address names a tool that is not read-only; views can only read",
+  fixed_args_not_object: "fixedArgs must be an object",
+  fixed_key_reserved: "fixedArgs key is reserved (__proto__, constructor, prototype)",
+  view_args_not_array: "viewArgs must be an array of key names",
+  too_many_view_keys: "viewArgs lists more keys than allowed",
+  view_key_not_string: "each viewArgs entry must be a string",
+  view_key_length: "a viewArgs key must be 1 to 128 characters",
+  view_key_reserved: "viewArgs key is reserved (__proto__, constructor, prototype)",
+  view_key_duplicate: "viewArgs lists the same key twice",
+  view_key_is_fixed_key: "a viewArgs key may not also be a fixedArgs key",
+  invalid_facts: "the manifest facts were out of range",
+};
+
+export const budgetCheckText: Record<BudgetCheckName, string> = {
+  ok: "within budget",
+  over: "over budget",
+  invalid_limit: "the limit is not an acceptable value",
+  invalid_amount: "the amount is not a non-negative whole number",
+  unknown_budget: "unknown budget",
+};
+
+export const limitCheckText: Record<LimitCheckName, string> = {
+  ok: "accepted",
+  unknown_budget: "unknown budget",
+  not_integer: "must be a whole number",
+  below_min: "is below the minimum",
+  above_max: "is above the maximum",
+};
+
+const byCode = <N extends string>(table: Record<N, number>, text: Record<N, string>) => (code: number): string => {
+  const name = (Object.keys(table) as N[]).find((n) => table[n] === code);
+  return name ? text[name] : `unknown code ${code}`;
+};
+export const describeClassReason = byCode(ClassReason, classReasonText);
+export const describeHostReason = byCode(HostReason, hostReasonText);
+export const describeDeliveryReason = byCode(DeliveryReason, deliveryReasonText);
+export const describeViewCheck = byCode(ViewCheck, viewCheckText);
+export const describeBudgetCheck = byCode(BudgetCheck, budgetCheckText);
+export const describeLimitCheck = byCode(LimitCheck, limitCheckText);

@@ -1,0 +1,164 @@
+// Property tests of the decision core, written once and run twice: by vitest against the
+// committed wasm (test/core-properties.test.ts) and by the mutation run against every mutant.
+// Each property throws when it fails (fast-check's assert).
+import fc from "fast-check";
+import type { Core } from "../../glue/core.js";
+import { Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Operator, ToolClass, ViewCheck } from "../../glue/generated/spec.js";
+
+export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
+
+const NAME_RULE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+const values = (t: Record<string, number>) => Object.values(t);
+const inRange = (t: Record<string, number>, v: number) => values(t).includes(v);
+const budgets = values(Budget);
+
+/** Any fact code: in range, just outside, far outside, and non-integers. */
+const anyCode = fc.oneof(fc.integer({ min: -2, max: 6 }), fc.integer(), fc.double(), fc.constantFrom(2 ** 31, -(2 ** 31) - 1, 2 ** 32 + 1, Number.MAX_SAFE_INTEGER));
+/** Strings a hostile or buggy caller could hand the core. */
+const anyString = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 80 }),
+  // ASCII neighbours of every range edge in the name rule: @ A Z [ ` a z { / 0 9 : _ -
+  fc.string({ unit: fc.constantFrom(..."@AZ[`az{/09:_-. \u0000\u001f\u00e9\u2028"), maxLength: 70 }),
+  fc.constantFrom("", "__proto__", "constructor", "prototype", "x".repeat(100_000), "\u0000".repeat(64)),
+);
+const anyNumber = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(0, -0, 1e308, -1e308, Infinity, -Infinity, NaN, 2 ** 53, 2 ** 53 + 2));
+const anything = fc.oneof(fc.anything(), anyString, anyNumber);
+
+export const coreProperties: Property[] = [
+  {
+    name: "R6: demoting never yields read-only",
+    run: (core, o) => fc.assert(fc.property(anyCode, anyCode, (ro, de) => core.classifyTool(ro, de, Operator.demote).class === ToolClass.approval), o),
+  },
+  {
+    name: "R3/R8: no input makes a tool marked destructive read-only",
+    run: (core, o) =>
+      fc.assert(fc.property(anyCode, fc.constantFrom(Hint.true, Hint.malformed), anyCode, (ro, de, op) => core.classifyTool(ro, de, op).class === ToolClass.approval), o),
+  },
+  {
+    name: "R1/R7: read-only only with readOnlyHint true or an allowed promotion",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, anyCode, anyCode, (ro, de, op) => {
+          const d = core.classifyTool(ro, de, op);
+          if (d.class !== ToolClass.read_only) return true;
+          const annotated = ro === Hint.true && (de === Hint.absent || de === Hint.false) && op !== Operator.demote;
+          const promoted = op === Operator.promote && (de === Hint.absent || de === Hint.false) && !(ro === Hint.false && de === Hint.absent) && inRange(Hint, ro);
+          return (annotated && d.reason === ClassReason.annotated_read_only) || (!annotated && promoted && d.reason === ClassReason.operator_promoted);
+        }),
+        o,
+      ),
+  },
+  {
+    name: "V2: the name rule agrees with ^[A-Za-z][A-Za-z0-9_-]{0,63}$ on arbitrary strings",
+    run: (core, o) => fc.assert(fc.property(anyString, (s) => core.nameIsValid(s) === NAME_RULE.test(s)), o),
+  },
+  {
+    name: "B3/B6: a budget check never accepts a value over its limit and room left is exact",
+    run: (core, o) => {
+      const ranges = new Map(budgets.map((b) => [b, core.limitRange(b)]));
+      fc.assert(
+        fc.property(fc.constantFrom(...budgets), fc.double({ min: 0, max: 1, noNaN: true }), fc.nat({ max: 2 ** 31 }), fc.nat({ max: 2 ** 31 }), (b, t, used, adding) => {
+          const { min, max } = ranges.get(b)!;
+          const limit = Math.round(min + t * (max - min));
+          used = used % (limit + 3);
+          adding = adding % (limit + 3);
+          const check = core.budgetCheck(b, used, adding, limit);
+          const room = core.budgetRoom(b, used, limit);
+          return check === (used + adding <= limit ? BudgetCheck.ok : BudgetCheck.over) && room === Math.max(0, limit - used) && (check !== BudgetCheck.ok || adding <= room);
+        }),
+        o,
+      );
+    },
+  },
+  {
+    name: "B3: no amount, however odd, is accepted over the limit",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(fc.constantFrom(...budgets), anyNumber, anyNumber, (b, used, adding) => {
+          const limit = core.limitDefault(b);
+          return core.budgetCheck(b, used, adding, limit) !== BudgetCheck.ok || (Number.isInteger(used) && Number.isInteger(adding) && used >= 0 && adding >= 0 && used + adding <= limit);
+        }),
+        o,
+      ),
+  },
+  {
+    name: "H1/H7: inline delivery only ever goes to an Apps host, and an Apps host always declared the app mime",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, anyCode, fc.boolean(), anyCode, fc.boolean(), (ext, mime, appMime, override, fileFallback) => {
+          const d = core.detectHost({ ext, mime, appMime, override, fileFallback });
+          if (d.kind === HostKind.apps && !(ext === 1 && mime === 1 && appMime && d.reason === HostReason.app_mime)) return false;
+          if (d.delivery === Delivery.inline && d.kind !== HostKind.apps) return false;
+          return inRange(HostKind, d.kind) && inRange(HostReason, d.reason) && inRange(Delivery, d.delivery) && inRange(DeliveryReason, d.deliveryReason);
+        }),
+        o,
+      ),
+  },
+  {
+    name: "E1/E5: a failed run never carries a value, blocks or view bytes",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(fc.boolean(), anyCode, anyNumber, anyCode, (success, view, blocks, delivery) => {
+          const f = core.envelope(success, view, blocks, delivery);
+          const payload = EnvelopeFlag.value | EnvelopeFlag.blocks | EnvelopeFlag.view_meta | EnvelopeFlag.view_store | EnvelopeFlag.view_file;
+          if ((f & EnvelopeFlag.is_error) !== 0) return (f & payload) === 0 && (f & EnvelopeFlag.error_body) !== 0;
+          return success && (f & EnvelopeFlag.value) !== 0 && ((f & (EnvelopeFlag.view_meta | EnvelopeFlag.view_file)) === 0 || view === 1);
+        }),
+        o,
+      ),
+  },
+  {
+    name: "E7: policy and caller errors are never retryable",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, (code) => {
+          const r = core.errorRetryable(code);
+          if (!inRange(ErrorCode, code)) return r === -1;
+          const transient = [ErrorCode.timeout, ErrorCode.unavailable, ErrorCode.rate_limited, ErrorCode.executor_overloaded] as number[];
+          return r === (transient.includes(code) ? 1 : 0);
+        }),
+        o,
+      ),
+  },
+  {
+    name: "V13: a view key equal to a fixed key is never accepted",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 6 }), fc.nat(), (keys, pick) => {
+          const m = core.manifest;
+          const fixed = keys.filter((k) => !["__proto__", "constructor", "prototype"].includes(k));
+          if (fixed.length === 0) return true;
+          m.binding("b", 1);
+          for (const k of fixed) if (m.fixedKey(k) !== ViewCheck.ok) return false;
+          return m.viewKey(true, fixed[pick % fixed.length]) === ViewCheck.view_key_is_fixed_key;
+        }),
+        o,
+      ),
+  },
+  {
+    name: "garbage never traps the wasm and always yields a defined code",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anything, anything, anything, anything, (a, b, c, d) => {
+          const x = core as any;
+          const codes = [
+            core.classifyTool(a as number, b as number, c as number).class,
+            core.detectHost({ ext: a as number, mime: b as number, appMime: c as boolean, override: d as number, fileFallback: a as boolean }).kind,
+            x.manifest.begin(a, b), x.manifest.binding(a, b), x.manifest.key(a), x.manifest.address(a, b), x.manifest.fixedArgs(a),
+            x.manifest.fixedKey(a), x.manifest.viewArgs(a, b), x.manifest.viewKey(a, b),
+          ];
+          const checks = [x.limitAccepts(a, b), x.budgetCheck(a, b, c, d)];
+          const room = x.budgetRoom(a, b, c);
+          const env = x.envelope(a, b, c, d);
+          return (
+            codes.every((v) => Number.isInteger(v) && v >= 0 && v <= 21) &&
+            inRange(LimitCheck, checks[0]) && inRange(BudgetCheck, checks[1]) &&
+            (room === -1 || room >= 0) && Number.isInteger(env) && env > 0 &&
+            typeof x.mimeIsApp(a) === "boolean" && typeof x.nameIsValid(a) === "boolean" && [-1, 0, 1].includes(x.errorRetryable(a)) &&
+            (x.limitDefault(a) === -1 || x.limitDefault(a) > 0)
+          );
+        }),
+        o,
+      ),
+  },
+];
