@@ -1,15 +1,33 @@
 // The `atrium` command line. stdout carries protocol only; everything for people goes to stderr.
 import { readFileSync } from "node:fs";
+import { resolveConfig } from "./commands/resolve-config.js";
+import { serve } from "./commands/serve.js";
+import { doctor } from "./commands/doctor.js";
 
-const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
-const args = process.argv.slice(2);
+const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
-if (args.includes("--version") || args.includes("-v")) {
-  process.stdout.write(`${pkg.version}\n`);
-} else {
-  process.stderr.write(
-    `atrium ${pkg.version}: the decision core is built (npm run spec); the stdio server is not built yet.\n` +
-      "See README.md for what works today.\n",
-  );
-  process.exitCode = args.length === 0 || args.includes("--help") ? 0 : 2;
+const HELP = `atrium ${pkg.version}: one MCP server in front of many
+
+usage:
+  atrium [serve] [--config FILE]   serve MCP on stdio (the default command)
+  atrium doctor [--config FILE]    start every connector and report its health
+  atrium --help | --version
+
+config lookup: --config FILE, then $ATRIUM_CONFIG, then ./atrium.json;
+with none, atrium serves its embedded demo connector (a small service desk).
+`;
+
+async function main(argv: string[]): Promise<number | undefined> {
+  if (argv.includes("--help") || argv.includes("-h")) { process.stderr.write(HELP); return 0; }
+  if (argv.includes("--version") || argv.includes("-v")) { process.stdout.write(`${pkg.version}\n`); return 0; }
+  const [command = "serve"] = argv.filter((a, i) => !a.startsWith("-") && argv[i - 1] !== "--config");
+  if (command !== "serve" && command !== "doctor") { process.stderr.write(`atrium: unknown command ${command}\n\n${HELP}`); return 2; }
+  const cfg = resolveConfig(argv);
+  if (!cfg.ok) { process.stderr.write(cfg.message + "\n"); return 1; }
+  if (command === "doctor") return doctor(cfg.config, cfg.source, pkg.version);
+  await serve(cfg.config, cfg.source, pkg.version);
+  return undefined; // keep serving
 }
+
+const code = await main(process.argv.slice(2));
+if (code !== undefined) process.exit(code);

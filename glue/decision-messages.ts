@@ -1,6 +1,7 @@
 // The one table that turns the core's codes into words for people and models.
 // Keyed by code name, so a code added to spec/ without a message fails typecheck.
 import type { ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName } from "./generated/spec.js";
+import { codeName } from "./code-names.js";
 import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck } from "./generated/spec.js";
 
 export const classReasonText: Record<ClassReasonName, string> = {
@@ -78,7 +79,7 @@ export const limitCheckText: Record<LimitCheckName, string> = {
 };
 
 const byCode = <N extends string>(table: Record<N, number>, text: Record<N, string>) => (code: number): string => {
-  const name = (Object.keys(table) as N[]).find((n) => table[n] === code);
+  const name = codeName(table, code);
   return name ? text[name] : `unknown code ${code}`;
 };
 export const describeClassReason = byCode(ClassReason, classReasonText);

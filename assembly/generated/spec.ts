@@ -23,6 +23,9 @@ export enum Budget {
   echo_clamp_chars = 20,
   executor_queue = 21,
   sandbox_workers = 22,
+  connector_start_ms = 23,
+  connector_restart_max_ms = 24,
+  stderr_ring_bytes = 25,
 }
 
 export enum BudgetCheck {
@@ -217,7 +220,7 @@ export const VIEW_KEY_CHARS_MAX: i32 = 128;
 export const BINDING_NAME_CHARS_MAX: i32 = 64;
 
 /** Budget ids run 1..BUDGET_COUNT; index 0 is unused. */
-export const BUDGET_COUNT: i32 = 22;
+export const BUDGET_COUNT: i32 = 25;
 export const BUDGET_DEFAULT: StaticArray<f64> = [
   0, // padding: budget ids start at 1
   20, // host_calls
@@ -242,6 +245,9 @@ export const BUDGET_DEFAULT: StaticArray<f64> = [
   200, // echo_clamp_chars
   32, // executor_queue
   2, // sandbox_workers
+  10000, // connector_start_ms
+  30000, // connector_restart_max_ms
+  16384, // stderr_ring_bytes
 ];
 export const BUDGET_MIN: StaticArray<f64> = [
   0, // padding: budget ids start at 1
@@ -267,6 +273,9 @@ export const BUDGET_MIN: StaticArray<f64> = [
   16, // echo_clamp_chars
   1, // executor_queue
   1, // sandbox_workers
+  500, // connector_start_ms
+  1000, // connector_restart_max_ms
+  1024, // stderr_ring_bytes
 ];
 export const BUDGET_MAX: StaticArray<f64> = [
   0, // padding: budget ids start at 1
@@ -292,4 +301,7 @@ export const BUDGET_MAX: StaticArray<f64> = [
   4096, // echo_clamp_chars
   1024, // executor_queue
   16, // sandbox_workers
+  120000, // connector_start_ms
+  600000, // connector_restart_max_ms
+  1048576, // stderr_ring_bytes
 ];

@@ -23,7 +23,10 @@ export const Budget = {
   instructions_chars: 19,
   echo_clamp_chars: 20,
   executor_queue: 21,
-  sandbox_workers: 22
+  sandbox_workers: 22,
+  connector_start_ms: 23,
+  connector_restart_max_ms: 24,
+  stderr_ring_bytes: 25
 } as const;
 export type Budget = (typeof Budget)[keyof typeof Budget];
 export type BudgetName = keyof typeof Budget;

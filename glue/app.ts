@@ -1,0 +1,26 @@
+// Assembles one atrium process from a validated config: connectors, catalog, result stash,
+// host state, meta-tools and the MCP server. Used by `serve`, `doctor` and the tests.
+import { core } from "./core.js";
+import type { AtriumConfig } from "./config/schema.js";
+import { ConnectorRegistry } from "./connectors/registry.js";
+import { Catalog } from "./catalog/catalog.js";
+import { ResultStash } from "./results/stash.js";
+import { HostState } from "./host-detection.js";
+import { createServer } from "./server.js";
+import { searchTools } from "./tools/search-tools.js";
+import { callDestructiveTool, callTool } from "./tools/call-tool.js";
+import { getResult } from "./tools/get-result.js";
+import { skills } from "./tools/skills.js";
+import type { MetaTool } from "./tools/meta-tool.js";
+
+export function createApp(config: AtriumConfig, version: string) {
+  const c = core();
+  const registry = new ConnectorRegistry(config, version);
+  const catalog = new Catalog(registry, c);
+  const stash = new ResultStash({ ttlMs: config.results.stashTtlMs, maxBytes: config.results.stashBytes });
+  const host = new HostState(c, config.views);
+  const tools = [searchTools, callTool, callDestructiveTool, getResult, skills] as MetaTool[];
+  const server = createServer({ version, tools, host, context: { core: c, catalog, registry, stash, config } });
+  return { config, registry, catalog, stash, host, server, tools };
+}
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,86 @@
+// The merged catalog of every connector's tools, each classified by the core
+// (spec/read-only.md) with the operator's lists; the search index is rebuilt lazily
+// whenever a connector's tools or state change.
+import type { Core } from "../core.js";
+import type { ConnectorRegistry } from "../connectors/registry.js";
+import type { Connector } from "../connectors/connector.js";
+import { hintOf, operatorOf } from "../facts/annotations.js";
+import { ClassReason, ToolClass } from "../generated/spec.js";
+import { codeName } from "../code-names.js";
+import { AtriumError, clampEcho } from "../errors.js";
+import type { CatalogEntry } from "./entry.js";
+import { buildSearchIndex, type SearchIndex } from "./search-index.js";
+
+export interface Resolved { entry: CatalogEntry; connector: Connector }
+
+export class Catalog {
+  private cache?: { entries: CatalogEntry[]; byAddress: Map<string, CatalogEntry>; index?: SearchIndex };
+
+  constructor(private readonly registry: ConnectorRegistry, private readonly core: Core) {
+    registry.onChange(() => { this.cache = undefined; });
+  }
+
+  entries(): CatalogEntry[] {
+    return this.build().entries;
+  }
+
+  index(): SearchIndex {
+    const c = this.build();
+    return (c.index ??= buildSearchIndex(c.entries));
+  }
+
+  /** Connectors whose tools are missing from the catalog, and why (search explains them). */
+  missing(): { connector: string; state: string; problem: string }[] {
+    return this.registry.connectors
+      .filter((c) => c.state !== "ready" && !(c.state === "restarting" && c.tools.length > 0))
+      .map((c) => ({ connector: c.id, state: c.state, problem: c.unavailable().message }));
+  }
+
+  /** `<connectorId>.<toolName>` → the entry and its connector, or a typed error. */
+  resolve(address: unknown): Resolved {
+    if (typeof address !== "string" || !address.includes(".")) {
+      throw new AtriumError("unknown_address", `address must be "<connectorId>.<toolName>", got ${clampEcho(address)}`, { nextAction: searchAction(undefined) });
+    }
+    const dot = address.indexOf(".");
+    const connectorId = address.slice(0, dot);
+    const connector = this.registry.get(connectorId);
+    if (!connector) {
+      throw new AtriumError("unknown_address", `no connector named ${clampEcho(connectorId)}; connectors: ${this.registry.connectors.map((c) => c.id).join(", ") || "none"}`, { nextAction: searchAction(undefined) });
+    }
+    const entry = this.build().byAddress.get(address);
+    if (!entry) {
+      if (connector.state !== "ready" && connector.tools.length === 0) throw connector.unavailable();
+      throw new AtriumError("unknown_tool", `connector ${connectorId} has no tool ${clampEcho(address.slice(dot + 1))}`, { nextAction: searchAction(connectorId) });
+    }
+    return { entry, connector };
+  }
+
+  private build() {
+    if (this.cache) return this.cache;
+    const entries: CatalogEntry[] = [];
+    for (const connector of this.registry.connectors) {
+      if (connector.state === "disabled") continue;
+      const { readOnlyTools, approvalTools } = connector.config;
+      for (const tool of connector.tools) {
+        const op = operatorOf(readOnlyTools.includes(tool.name), approvalTools.includes(tool.name));
+        const d = this.core.classifyTool(hintOf(tool.annotations, "readOnlyHint"), hintOf(tool.annotations, "destructiveHint"), op);
+        entries.push({
+          address: `${connector.id}.${tool.name}`,
+          connectorId: connector.id,
+          name: tool.name,
+          title: tool.title,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+          safety: d.class === ToolClass.read_only ? "read_only" : "approval",
+          reason: codeName(ClassReason, d.reason) ?? "invalid_facts",
+        });
+      }
+    }
+    this.cache = { entries, byAddress: new Map(entries.map((e) => [e.address, e])) };
+    return this.cache;
+  }
+}
+
+function searchAction(connector: string | undefined) {
+  return { tool: "search_tools", arguments: connector ? { query: "", connector } : { query: "" }, purpose: "list the addresses that exist" };
+}

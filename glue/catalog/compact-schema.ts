@@ -1,0 +1,153 @@
+// A compact, model-facing rendering of an untrusted downstream JSON Schema: the keywords
+// that help build valid arguments, none of the noise, bounded in depth, breadth and size.
+// Never used for validation (the original schema is), so markers may be added.
+import { clampText } from "./describe.js";
+
+export const MAX_SCHEMA_DEPTH = 8; // a node at this nesting depth becomes {}
+export const MAX_ENUM_VALUES = 20;
+export const MAX_DESCRIPTION_CHARS = 160;
+const MAX_PROPERTIES = 64;
+const MAX_VARIANTS = 16; // anyOf / oneOf / allOf members, tuple items
+const MAX_NODES = 1_000; // bounds the whole result, including $ref expansion
+const MAX_VALUE_CHARS = 512; // string inside a default / enum / const value
+
+/** Markers this renderer adds: how much it dropped. */
+export const ENUM_OMITTED = "x-enumOmitted";
+export const PROPERTIES_OMITTED = "x-propertiesOmitted";
+
+const NUMERIC_KEYS = [
+  "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+  "minLength", "maxLength", "minItems", "maxItems",
+] as const;
+const VARIANT_KEYS = ["anyOf", "oneOf", "allOf"] as const;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Define an own data property: never runs a setter, whatever the key ("__proto__" is dropped anyway). */
+function put(target: Json, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+interface State {
+  root: unknown;
+  nodes: number;
+  refs: string[]; // $refs being expanded on the current path: a repeat is recursion
+}
+
+/** Copy a JSON value (default, enum member, const), bounded and without "__proto__" keys. */
+function cloneValue(v: unknown, depth: number): unknown {
+  if (typeof v === "string") return clampText(v, MAX_VALUE_CHARS);
+  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  if (v === null || typeof v === "boolean") return v;
+  if (depth >= MAX_SCHEMA_DEPTH) return null;
+  if (Array.isArray(v)) return v.slice(0, MAX_ENUM_VALUES).map((x) => cloneValue(x, depth + 1));
+  if (isObject(v)) {
+    const out: Json = {};
+    for (const k of Object.keys(v).slice(0, MAX_PROPERTIES)) if (k !== "__proto__") put(out, k, cloneValue(v[k], depth + 1));
+    return out;
+  }
+  return null;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s; // a stray "%" is just a character
+  }
+}
+
+const clampDescription = (d: string): string => clampText(d.replace(/\s+/g, " ").trim(), MAX_DESCRIPTION_CHARS);
+
+/** Resolve a local JSON pointer ("#/$defs/Item"); anything else is unresolvable. */
+function resolveRef(root: unknown, ref: string): unknown {
+  if (!ref.startsWith("#")) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(1).split("/").slice(1)) {
+    const key = safeDecode(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node) && /^\d+$/.test(key)) node = node[Number(key)];
+    else if (isObject(node) && Object.hasOwn(node, key)) node = node[key];
+    else return undefined;
+  }
+  return node;
+}
+
+function compactNode(node: unknown, depth: number, st: State): unknown {
+  if (typeof node === "boolean") return node; // true/false are valid schemas
+  if (!isObject(node) || depth >= MAX_SCHEMA_DEPTH || ++st.nodes > MAX_NODES) return {};
+
+  const ref = node.$ref;
+  if (typeof ref === "string") {
+    if (st.refs.includes(ref)) return {}; // recursive type: stop here
+    const target = resolveRef(st.root, ref);
+    if (target === undefined) return {};
+    st.refs.push(ref);
+    try {
+      const out = compactNode(target, depth, st);
+      // A description beside the $ref describes this use of the type: it wins.
+      if (isObject(out) && typeof node.description === "string") {
+        put(out, "description", clampDescription(node.description));
+      }
+      return out;
+    } finally {
+      st.refs.pop();
+    }
+  }
+
+  const out: Json = {};
+  const type = node.type;
+  if (typeof type === "string") put(out, "type", type);
+  else if (Array.isArray(type)) put(out, "type", type.filter((t) => typeof t === "string").slice(0, 8));
+
+  if (typeof node.description === "string") {
+    const d = clampDescription(node.description);
+    if (d) put(out, "description", d);
+  }
+  if (typeof node.format === "string") put(out, "format", clampText(node.format, 32));
+  if (Object.hasOwn(node, "default")) put(out, "default", cloneValue(node.default, depth));
+  if (Object.hasOwn(node, "const")) put(out, "const", cloneValue(node.const, depth));
+  if (Array.isArray(node.enum)) {
+    put(out, "enum", node.enum.slice(0, MAX_ENUM_VALUES).map((v) => cloneValue(v, depth)));
+    if (node.enum.length > MAX_ENUM_VALUES) put(out, ENUM_OMITTED, node.enum.length - MAX_ENUM_VALUES);
+  }
+  for (const k of NUMERIC_KEYS) {
+    const v = node[k];
+    if (typeof v === "number" && Number.isFinite(v)) put(out, k, v);
+  }
+
+  if (isObject(node.properties)) {
+    const keys = Object.keys(node.properties).filter((k) => k !== "__proto__");
+    const props: Json = {};
+    for (const k of keys.slice(0, MAX_PROPERTIES)) put(props, k, compactNode(node.properties[k], depth + 1, st));
+    put(out, "properties", props);
+    if (keys.length > MAX_PROPERTIES) put(out, PROPERTIES_OMITTED, keys.length - MAX_PROPERTIES);
+  }
+  if (Array.isArray(node.required)) {
+    const req = node.required.filter((k): k is string => typeof k === "string" && k !== "__proto__");
+    if (req.length > 0) put(out, "required", req.slice(0, MAX_PROPERTIES));
+  }
+  if (Array.isArray(node.items)) {
+    put(out, "items", node.items.slice(0, MAX_VARIANTS).map((s) => compactNode(s, depth + 1, st)));
+  } else if (node.items !== undefined) {
+    put(out, "items", compactNode(node.items, depth + 1, st));
+  }
+  // A map-like object's value schema is informative; `false`/`true` is noise for the model.
+  if (isObject(node.additionalProperties)) {
+    put(out, "additionalProperties", compactNode(node.additionalProperties, depth + 1, st));
+  }
+  for (const k of VARIANT_KEYS) {
+    const v = node[k];
+    if (Array.isArray(v) && v.length > 0) put(out, k, v.slice(0, MAX_VARIANTS).map((s) => compactNode(s, depth + 1, st)));
+  }
+  return out;
+}
+
+/** Compact form of a JSON Schema for the model; never throws, whatever it is given. */
+export function compactSchema(schema: unknown): unknown {
+  try {
+    return compactNode(schema, 0, { root: schema, nodes: 0, refs: [] });
+  } catch {
+    return {}; // e.g. a Proxy or getter that throws: describe nothing rather than fail
+  }
+}

@@ -1,0 +1,36 @@
+// The one-line description the model sees in a search row.
+import type { CatalogEntry } from "./entry.js";
+
+export const SHORT_DESCRIPTION_CHARS = 160;
+
+/** Clamp to at most `max` characters (code points), ending in "…" when cut; prefers a word break. */
+export function clampText(text: string, max: number): string {
+  const chars = Array.from(text); // code points, so a surrogate pair is never split
+  if (chars.length <= max) return text;
+  let cut = chars.slice(0, max - 1).join("");
+  const space = cut.lastIndexOf(" ");
+  // Only back off to a word break when it loses little; one huge word is cut mid-word.
+  if (space >= Math.floor(max * 0.6)) cut = cut.slice(0, space);
+  return cut.trimEnd() + "…";
+}
+
+const collapse = (s: string): string => s.replace(/\s+/g, " ").trim();
+
+/** The first sentence (or paragraph) of the text, whitespace collapsed. */
+function firstSentence(text: string): string {
+  const paragraph = text.trim().split(/\n\s*\n/, 1)[0] ?? "";
+  const flat = collapse(paragraph);
+  // A sentence ends at . ! ? followed by space and a capital, digit or quote, or the end;
+  // "e.g. foo" and "v1.2" therefore do not end it.
+  const m = /[.!?](?=\s+[\p{Lu}\p{N}"'`(\[]|$)/u.exec(flat);
+  return m ? flat.slice(0, m.index + 1) : flat;
+}
+
+export function shortDescription(entry: Pick<CatalogEntry, "name" | "description" | "title">): string {
+  for (const source of [entry.description, entry.title]) {
+    if (typeof source !== "string") continue;
+    const s = firstSentence(source);
+    if (s.length > 0) return clampText(s, SHORT_DESCRIPTION_CHARS);
+  }
+  return clampText(collapse(entry.name), SHORT_DESCRIPTION_CHARS);
+}

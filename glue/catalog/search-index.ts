@@ -1,0 +1,337 @@
+// Lexical search over the whole catalog: BM25F over weighted fields, built once into flat
+// postings so a query touches only the documents that share a term with it.
+import type { CatalogEntry, Safety } from "./entry.js";
+import { stem, words } from "./tokenize.js";
+
+export interface SearchQuery {
+  query: string;
+  connector?: string;
+  safety?: Safety | "any";
+  offset?: number;
+  limit?: number;
+}
+
+export interface SearchRow {
+  entry: CatalogEntry;
+  score: number;
+}
+
+export interface SearchResult {
+  total: number;
+  rows: SearchRow[];
+}
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 50;
+export const MAX_QUERY_WORDS = 32; // bounds the work one query can ask for
+
+/** A term's slice of the shared posting arrays, and its inverse document frequency. */
+interface Term {
+  start: number;
+  end: number;
+  idf: number;
+}
+
+export interface SearchIndex {
+  readonly entries: readonly CatalogEntry[];
+  readonly terms: ReadonlyMap<string, Term>;
+  readonly postDoc: Int32Array;
+  readonly postWeight: Float64Array; // saturated, length-normalized term weight (IDF applied at query)
+  readonly postInName: Uint8Array; // 1 when the term occurs in the tool name
+  readonly byName: ReadonlyMap<string, number[]>; // lowercased name → docs
+  readonly byAddress: ReadonlyMap<string, number[]>; // lowercased address → docs
+  readonly addressRank: Int32Array; // doc → position in address order (the tie-break)
+  readonly rankDoc: Int32Array; // the inverse
+  readonly browseOrder: Int32Array; // connector, then name, then input order
+  // Scratch for one query at a time (search is synchronous), so a query never
+  // allocates or clears anything proportional to the catalog.
+  readonly scratch: { score: Float64Array; nameHits: Int32Array; seen: Uint8Array; touched: Int32Array };
+}
+
+// Field weights: the name says what a tool is; the schema's parameter names only hint.
+const FIELDS = [
+  { weight: 3.0, b: 0.5 }, // name
+  { weight: 2.0, b: 0.5 }, // title
+  { weight: 1.0, b: 0.75 }, // description
+  { weight: 0.5, b: 0.5 }, // input property names
+  { weight: 0.5, b: 0 }, // connector id
+] as const;
+const NAME_FIELD = 0;
+const K1 = 1.2;
+// A word also indexes its exact surface form ("=incidents") when that differs from its stem,
+// so "incidents" prefers list_incidents over get_incident while still matching both.
+const SURFACE = "=";
+const SURFACE_FACTOR = 0.3;
+const DESCRIPTION_INDEX_CHARS = 4_000; // bounds build cost on giant descriptions
+const MAX_PARAM_NAMES = 64;
+const PARAM_DEPTH = 3;
+// Sort key = milli-score × RANK_SPAN + reversed address rank: one numeric sort, exact in a double.
+const RANK_SPAN = 2 ** 24;
+
+/** Parameter names of an untrusted schema, bounded in depth and count. */
+function paramNames(schema: unknown): string[] {
+  const names: string[] = [];
+  const walk = (node: unknown, depth: number): void => {
+    if (depth > PARAM_DEPTH || typeof node !== "object" || node === null || Array.isArray(node)) return;
+    const props = (node as Record<string, unknown>).properties;
+    if (typeof props === "object" && props !== null && !Array.isArray(props)) {
+      for (const key of Object.keys(props)) {
+        if (names.length >= MAX_PARAM_NAMES) return;
+        names.push(key);
+        walk((props as Record<string, unknown>)[key], depth + 1);
+      }
+    }
+    walk((node as Record<string, unknown>).items, depth + 1);
+  };
+  try {
+    walk(schema, 0);
+  } catch {
+    // A hostile schema only loses its parameter hints.
+  }
+  return names;
+}
+
+const text = (v: unknown): string => (typeof v === "string" ? v : "");
+
+function fieldWords(e: CatalogEntry): string[][] {
+  return [
+    words(text(e.name)),
+    words(text(e.title)),
+    words(text(e.description).slice(0, DESCRIPTION_INDEX_CHARS)),
+    words(paramNames(e.inputSchema).join(" ")),
+    words(text(e.connectorId)),
+  ];
+}
+
+const codeUnitCompare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function pushTo(map: Map<string, number[]>, key: string, doc: number): void {
+  const list = map.get(key);
+  if (list) list.push(doc);
+  else map.set(key, [doc]);
+}
+
+function sortedDocs(n: number, compare: (a: number, b: number) => number): Int32Array {
+  return Int32Array.from(Array.from({ length: n }, (_, i) => i).sort((a, b) => compare(a, b) || a - b));
+}
+
+export function buildSearchIndex(entries: CatalogEntry[]): SearchIndex {
+  const docs = entries.slice();
+  const n = docs.length;
+  if (n >= RANK_SPAN) throw new RangeError(`catalog too large to index: ${n} entries`);
+  const fields = docs.map(fieldWords);
+  const avgLen = FIELDS.map((_, f) => (n > 0 ? fields.reduce((sum, fw) => sum + fw[f]!.length, 0) / n : 0));
+
+  // Every distinct word maps once to its stem term and (if different) its surface term,
+  // so the per-word work below is one map lookup and array arithmetic.
+  const termIds = new Map<string, number>();
+  const termId = (t: string): number => {
+    let id = termIds.get(t);
+    if (id === undefined) termIds.set(t, (id = termIds.size));
+    return id;
+  };
+  const wordIds = new Map<string, number>();
+  const wordStem: number[] = [];
+  const wordSurface: number[] = []; // -1 when the word is its own stem
+  const wordId = (w: string): number => {
+    let id = wordIds.get(w);
+    if (id === undefined) {
+      wordIds.set(w, (id = wordStem.length));
+      const t = stem(w);
+      wordStem.push(termId(t));
+      wordSurface.push(t === w ? -1 : termId(SURFACE + w));
+    }
+    return id;
+  };
+
+  // Pass 1: one (term, doc, weight, inName) row per distinct term of each doc.
+  const rowTerm: number[] = [];
+  const rowDoc: number[] = [];
+  const rowWeight: number[] = [];
+  const rowInName: number[] = [];
+  const byName = new Map<string, number[]>();
+  const byAddress = new Map<string, number[]>();
+  // Dense per-doc accumulators by term id (grown by doubling; a sparse JS array would go slow).
+  let tf = new Float64Array(1024);
+  let inName = new Uint8Array(1024);
+  const docTerms: number[] = [];
+  const add = (t: number, unit: number, name: boolean): void => {
+    if (t >= tf.length) {
+      const size = Math.max(t + 1, tf.length * 2);
+      const grownTf = new Float64Array(size);
+      grownTf.set(tf);
+      tf = grownTf;
+      const grownName = new Uint8Array(size);
+      grownName.set(inName);
+      inName = grownName;
+    }
+    if (tf[t] === 0) docTerms.push(t);
+    tf[t] += unit;
+    if (name) inName[t] = 1;
+  };
+  for (let d = 0; d < n; d++) {
+    pushTo(byName, text(docs[d]!.name).toLowerCase(), d);
+    pushTo(byAddress, text(docs[d]!.address).toLowerCase(), d);
+    // BM25F: per-field tf, length-normalized and weighted, summed, then saturated once.
+    for (let f = 0; f < FIELDS.length; f++) {
+      const list = fields[d]![f]!;
+      if (list.length === 0) continue;
+      const { weight, b } = FIELDS[f]!;
+      const unit = weight / (1 - b + (b * list.length) / avgLen[f]!);
+      for (const w of list) {
+        const id = wordId(w);
+        add(wordStem[id]!, unit, f === NAME_FIELD);
+        if (wordSurface[id]! >= 0) add(wordSurface[id]!, unit, false);
+      }
+    }
+    for (const t of docTerms) {
+      const w = tf[t]!;
+      rowTerm.push(t);
+      rowDoc.push(d);
+      rowWeight.push((w * (K1 + 1)) / (w + K1));
+      rowInName.push(inName[t]!);
+      tf[t] = 0;
+      inName[t] = 0;
+    }
+    docTerms.length = 0;
+  }
+
+  // Pass 2: counting sort of the rows by term into shared typed arrays (docs stay ascending).
+  const df = new Int32Array(termIds.size);
+  for (const id of rowTerm) df[id]!++;
+  const start = new Int32Array(termIds.size + 1);
+  for (let id = 0; id < df.length; id++) start[id + 1] = start[id]! + df[id]!;
+  const fill = start.slice(0, df.length);
+  const postDoc = new Int32Array(rowTerm.length);
+  const postWeight = new Float64Array(rowTerm.length);
+  const postInName = new Uint8Array(rowTerm.length);
+  for (let r = 0; r < rowTerm.length; r++) {
+    const at = fill[rowTerm[r]!]!++;
+    postDoc[at] = rowDoc[r]!;
+    postWeight[at] = rowWeight[r]!;
+    postInName[at] = rowInName[r]!;
+  }
+  const terms = new Map<string, Term>();
+  for (const [t, id] of termIds) {
+    terms.set(t, { start: start[id]!, end: start[id + 1]!, idf: Math.log(1 + (n - df[id]! + 0.5) / (df[id]! + 0.5)) });
+  }
+
+  const rankDoc = sortedDocs(n, (a, b) => codeUnitCompare(text(docs[a]!.address), text(docs[b]!.address)));
+  const addressRank = new Int32Array(n);
+  rankDoc.forEach((d, rank) => (addressRank[d] = rank));
+  const browseOrder = sortedDocs(
+    n,
+    (a, b) => codeUnitCompare(text(docs[a]!.connectorId), text(docs[b]!.connectorId)) || codeUnitCompare(text(docs[a]!.name), text(docs[b]!.name)),
+  );
+
+  return {
+    entries: docs,
+    terms,
+    postDoc,
+    postWeight,
+    postInName,
+    byName,
+    byAddress,
+    addressRank,
+    rankDoc,
+    browseOrder,
+    scratch: { score: new Float64Array(n), nameHits: new Int32Array(n), seen: new Uint8Array(n), touched: new Int32Array(n) },
+  };
+}
+
+function page(q: SearchQuery): { offset: number; limit: number } {
+  const int = (v: unknown, dflt: number): number => (typeof v === "number" && Number.isFinite(v) ? Math.floor(v) : dflt);
+  return {
+    offset: Math.max(0, int(q.offset, 0)),
+    limit: Math.min(MAX_LIMIT, Math.max(1, int(q.limit, DEFAULT_LIMIT))),
+  };
+}
+
+/** Strip wrapping quotes or backticks so `"list_incidents"` still counts as an exact name. */
+const exactKey = (query: string): string => query.trim().replace(/^["'`]+|["'`]+$/g, "").toLowerCase();
+
+export function searchIndex(index: SearchIndex, q: SearchQuery): SearchResult {
+  const { offset, limit } = page(q);
+  const safety = q.safety ?? "any";
+  const entries = index.entries;
+  const passes = (d: number): boolean => {
+    const e = entries[d]!;
+    return (q.connector === undefined || e.connectorId === q.connector) && (safety === "any" || e.safety === safety);
+  };
+
+  const query = typeof q.query === "string" ? q.query : "";
+  if (query.trim() === "") {
+    const hits: number[] = [];
+    for (const d of index.browseOrder) if (passes(d)) hits.push(d);
+    return { total: hits.length, rows: hits.slice(offset, offset + limit).map((d) => ({ entry: entries[d]!, score: 0 })) };
+  }
+
+  // Sorted unique terms: the float sum is then independent of query word order.
+  const qWords = words(query).slice(0, MAX_QUERY_WORDS);
+  const qTerms = [...new Set(qWords.map(stem))].sort(codeUnitCompare);
+  const qSurface = [...new Set(qWords.filter((w) => stem(w) !== w).map((w) => SURFACE + w))].sort(codeUnitCompare);
+
+  const { score, nameHits, seen, touched } = index.scratch;
+  let touchedCount = 0;
+  let queryMax = 0; // the most any lexical match could score
+  const accumulate = (t: string, factor: number): void => {
+    const term = index.terms.get(t);
+    if (!term) return;
+    const idf = factor * term.idf;
+    queryMax += idf * (K1 + 1);
+    for (let i = term.start; i < term.end; i++) {
+      const d = index.postDoc[i]!;
+      if (seen[d] === 0) {
+        seen[d] = 1;
+        touched[touchedCount++] = d;
+      }
+      score[d] += idf * index.postWeight[i]!;
+      if (factor === 1) nameHits[d] += index.postInName[i]!;
+    }
+  };
+
+  let keys: Float64Array;
+  let total = 0;
+  try {
+    for (const t of qTerms) accumulate(t, 1);
+    for (const t of qSurface) accumulate(t, SURFACE_FACTOR);
+    const key = exactKey(query);
+    const exact = new Set([...(index.byName.get(key) ?? []), ...(index.byAddress.get(key) ?? [])]);
+    for (const d of exact) {
+      if (seen[d] === 0) {
+        seen[d] = 1;
+        touched[touchedCount++] = d;
+      }
+    }
+    // Exact name beats anything lexical: no other doc can reach 2 × queryMax.
+    const exactBoost = 2 * queryMax + 1;
+    const nameAllBoost = 0.5 * queryMax;
+    keys = new Float64Array(touchedCount);
+    for (let i = 0; i < touchedCount; i++) {
+      const d = touched[i]!;
+      if (!passes(d)) continue;
+      let s = score[d]!;
+      if (qTerms.length > 0 && nameHits[d] === qTerms.length) s += nameAllBoost;
+      if (exact.has(d)) s += exactBoost;
+      keys[total++] = Math.round(s * 1000) * RANK_SPAN + (RANK_SPAN - 1 - index.addressRank[d]!);
+    }
+  } finally {
+    for (let i = 0; i < touchedCount; i++) {
+      const d = touched[i]!;
+      score[d] = 0;
+      nameHits[d] = 0;
+      seen[d] = 0;
+    }
+  }
+
+  // Ascending numeric sort; read from the end: best milli-score first, then address ascending.
+  const sorted = keys.subarray(0, total).sort();
+  const rows: SearchRow[] = [];
+  for (let i = total - 1 - offset; i >= 0 && rows.length < limit; i--) {
+    const k = sorted[i]!;
+    const milli = Math.floor(k / RANK_SPAN);
+    const rank = RANK_SPAN - 1 - (k - milli * RANK_SPAN);
+    rows.push({ entry: entries[index.rankDoc[rank]!]!, score: milli / 1000 });
+  }
+  return { total, rows };
+}

@@ -1,0 +1,85 @@
+// Lexical terms for search: the same function runs on the index side and the query side,
+// so whatever it normalizes (case, separators, plurals) matches on both.
+
+// Short on purpose: words that carry no signal in tool names or descriptions.
+const STOP = new Set([
+  "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "into", "is", "it", "its",
+  "of", "on", "or", "that", "the", "this", "to", "with", "was", "were", "will", "can", "me",
+  "my", "you", "your", "which", "what", "when", "how", "do", "does",
+]);
+
+// Acronyms whose trailing "s" is not a plural.
+const KEEP_S = new Set(["aws", "dns", "sms", "tls", "ios", "https", "cors", "news", "yes", "gas", "ms"]);
+
+// Camel boundaries: "getHTTPResponse" → get|HTTP|Response, "listV2Issues" → list|V2|Issues.
+// Letters and digits in one run stay together ("v2", "utf8", "oauth2").
+const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+
+/** Light plural stemming: incidents → incident, entities → entity, branches → branch. */
+export function stem(term: string): string {
+  if (term.length < 3 || KEEP_S.has(term) || !term.endsWith("s")) return term;
+  if (term.endsWith("ss") || term.endsWith("us") || term.endsWith("is")) return term;
+  if (term.length > 4 && term.endsWith("ies")) return term.slice(0, -3) + "y";
+  if (/(?:ch|sh|x|z|ss)es$/.test(term)) return term.slice(0, -2);
+  return term.slice(0, -1);
+}
+
+function keep(out: string[], lower: string): void {
+  if (lower.length >= 2 && !STOP.has(lower)) out.push(lower);
+}
+
+/** The general (Unicode) splitter. */
+function wordsUnicode(text: string, out: string[]): void {
+  for (const chunk of text.split(SEPARATORS)) {
+    if (chunk.length < 2) continue;
+    for (const part of chunk.split(CAMEL)) keep(out, part.toLowerCase());
+  }
+}
+
+// Character classes for the ASCII fast path (indexing 10,000 tools is mostly this loop).
+const OTHER = 0, LOWER = 1, UPPER = 2, DIGIT = 3;
+const classOf = (c: number): number =>
+  c >= 97 && c <= 122 ? LOWER : c >= 65 && c <= 90 ? UPPER : c >= 48 && c <= 57 ? DIGIT : OTHER;
+
+/** The same boundaries as CAMEL/SEPARATORS, scanned by char code; false when the text is not ASCII. */
+function wordsAscii(text: string, out: string[]): boolean {
+  const lower = text.toLowerCase();
+  let start = -1;
+  let prev = OTHER;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    if (c > 127) return false;
+    const cls = classOf(c);
+    if (cls === OTHER) {
+      if (start >= 0) keep(out, lower.slice(start, i));
+      start = -1;
+    } else if (start < 0) {
+      start = i;
+    } else if (cls === UPPER && (prev === LOWER || prev === DIGIT)) {
+      keep(out, lower.slice(start, i)); // "getHTTP" → get|HTTP, "V2Issues" → V2|Issues
+      start = i;
+    } else if (cls === LOWER && prev === UPPER && i - start >= 2) {
+      keep(out, lower.slice(start, i - 1)); // "HTTPResponse" → HTTP|Response
+      start = i - 1;
+    }
+    prev = cls;
+  }
+  return true;
+}
+
+/** Split identifiers and prose into lowercase words; drops 1-char words and stop words. Unstemmed. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  if (typeof text !== "string" || text.length === 0) return out;
+  if (!wordsAscii(text, out)) {
+    out.length = 0;
+    wordsUnicode(text, out);
+  }
+  return out;
+}
+
+/** The search terms of a text: its words, stemmed. */
+export function tokenize(text: string): string[] {
+  return words(text).map(stem);
+}

@@ -1,0 +1,47 @@
+// `atrium serve`: the stdio MCP server. stdout carries protocol only. Connectors start in
+// parallel without blocking initialize; every child ends when atrium ends.
+import { fileURLToPath } from "node:url";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createApp } from "../app.js";
+import type { AtriumConfig } from "../config/schema.js";
+
+export async function serve(config: AtriumConfig, source: string, version: string): Promise<void> {
+  const app = createApp(config, version);
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.race([app.registry.stopAll(), new Promise((r) => setTimeout(r, 3000).unref())]);
+    app.registry.killAll();
+    process.exit(code);
+  };
+  process.on("exit", () => app.registry.killAll());
+  process.on("SIGTERM", () => void stop(0));
+  process.on("SIGINT", () => void stop(0));
+  process.stdin.on("end", () => void stop(0));
+  process.stdin.on("close", () => void stop(0));
+
+  await app.server.connect(new StdioServerTransport());
+  const started = app.registry.startAll();
+  if (process.stderr.isTTY) started.then(() => process.stderr.write(banner(app, source, version)));
+}
+
+function banner(app: ReturnType<typeof createApp>, source: string, version: string): string {
+  const entries = app.catalog.entries();
+  const ro = entries.filter((e) => e.safety === "read_only").length;
+  const lines = app.registry.connectors.map((c) => `  ${c.id.padEnd(16)} ${c.state.padEnd(10)} ${c.tools.length} tools${c.problem ? `  (${c.problem})` : ""}`);
+  const entry = fileURLToPath(new URL("../../../bin/atrium.js", import.meta.url));
+  const snippet = JSON.stringify({ mcpServers: { atrium: { command: process.execPath, args: [entry, ...(source.startsWith("embedded") ? [] : ["--config", source])] } } }, null, 2);
+  return [
+    `atrium ${version} is serving MCP on stdio (this terminal is not a host: it waits for JSON-RPC on stdin).`,
+    `config: ${source}`,
+    `connectors: ${app.registry.connectors.length}, tools: ${entries.length} (${ro} read-only, ${entries.length - ro} approval-required)`,
+    ...lines,
+    "",
+    "Add atrium to a host (Claude Desktop, VS Code, Cursor…) with:",
+    snippet,
+    "",
+    "Press Ctrl-C to stop.",
+    "",
+  ].join("\n");
+}

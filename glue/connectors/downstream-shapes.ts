@@ -1,0 +1,51 @@
+// Downstream servers are untrusted: their tools/list and tools/call answers are read with
+// loose schemas and checked here, so one malformed field becomes a typed error or a
+// malformed-hint fact instead of an exception that loses the whole catalog.
+import { z } from "zod";
+
+export const LooseResult = z.looseObject({});
+
+export interface DownstreamTool {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  /** Kept raw: the core's facts (spec/read-only.md) need to see malformed hints. */
+  annotations: unknown;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The usable tools of one tools/list page; entries without a string name are skipped. */
+export function readToolsPage(result: Record<string, unknown>): { tools: DownstreamTool[]; nextCursor?: string; skipped: number } {
+  const raw = Array.isArray(result.tools) ? result.tools : [];
+  const tools: DownstreamTool[] = [];
+  for (const t of raw) {
+    if (!isObject(t) || typeof t.name !== "string" || t.name.length === 0) continue;
+    tools.push({
+      name: t.name,
+      title: typeof t.title === "string" ? t.title : isObject(t.annotations) && typeof t.annotations.title === "string" ? t.annotations.title : undefined,
+      description: typeof t.description === "string" ? t.description : "",
+      inputSchema: isObject(t.inputSchema) ? t.inputSchema : { type: "object" },
+      annotations: t.annotations,
+    });
+  }
+  return { tools, nextCursor: typeof result.nextCursor === "string" && result.nextCursor !== "" ? result.nextCursor : undefined, skipped: raw.length - tools.length };
+}
+
+export interface ToolResult { content: Record<string, unknown>[]; structuredContent?: unknown; isError?: boolean }
+
+const BLOCK_TYPES = new Set(["text", "image", "audio", "resource", "resource_link"]);
+
+/** A CallToolResult, or the reason it is not one. */
+export function readToolResult(result: Record<string, unknown>): { ok: true; value: ToolResult } | { ok: false; reason: string } {
+  const content = result.content ?? [];
+  if (!Array.isArray(content)) return { ok: false, reason: "content is not an array" };
+  for (let i = 0; i < content.length; i++) {
+    const b = content[i];
+    if (!isObject(b) || typeof b.type !== "string" || !BLOCK_TYPES.has(b.type)) return { ok: false, reason: `content[${i}] is not a content block` };
+    if (b.type === "text" && typeof b.text !== "string") return { ok: false, reason: `content[${i}] is a text block without text` };
+    if ((b.type === "image" || b.type === "audio") && (typeof b.data !== "string" || typeof b.mimeType !== "string")) return { ok: false, reason: `content[${i}] is an ${b.type} block without data or mimeType` };
+  }
+  return { ok: true, value: { content: content as Record<string, unknown>[], ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }), ...(result.isError === true && { isError: true }) } };
+}

@@ -1,0 +1,46 @@
+// Typed errors: every failure a user or a downstream can cause becomes one of these, with
+// `retryable` decided by the core (spec/envelope.md E7) and, where it helps, a nextAction.
+import { core } from "./core.js";
+import { Budget, ErrorCode, type ErrorCodeName } from "./generated/spec.js";
+
+export interface NextAction { tool: string; arguments: Record<string, unknown>; purpose: string }
+export interface ErrorBody {
+  code: ErrorCodeName;
+  message: string;
+  retryable: boolean;
+  nextAction?: NextAction;
+  details?: Record<string, unknown>;
+}
+
+export class AtriumError extends Error {
+  readonly code: ErrorCodeName;
+  readonly nextAction?: NextAction;
+  readonly details?: Record<string, unknown>;
+  constructor(code: ErrorCodeName, message: string, extra: { nextAction?: NextAction; details?: Record<string, unknown> } = {}) {
+    super(message);
+    this.name = "AtriumError";
+    this.code = code;
+    this.nextAction = extra.nextAction;
+    this.details = extra.details;
+  }
+  get retryable(): boolean {
+    return core().errorRetryable(ErrorCode[this.code]) === 1;
+  }
+  toJSON(): ErrorBody {
+    return { code: this.code, message: this.message, retryable: this.retryable, ...(this.nextAction && { nextAction: this.nextAction }), ...(this.details && { details: this.details }) };
+  }
+}
+
+/** Caller-written text echoed in an error is clamped (budget echo_clamp_chars). */
+export function clampEcho(text: unknown): string {
+  const s = typeof text === "string" ? text : JSON.stringify(text) ?? String(text);
+  const max = core().limitDefault(Budget.echo_clamp_chars);
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
+/** Anything thrown becomes an AtriumError; unknown failures are the downstream's. */
+export function asAtriumError(e: unknown, fallback: ErrorCodeName = "connector_call_failed"): AtriumError {
+  if (e instanceof AtriumError) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  return new AtriumError(fallback, clampEcho(message));
+}

@@ -1,0 +1,43 @@
+// The one path every downstream call takes — direct (call_tool, call_destructive_tool), from a
+// program, or from a view: resolve the address → the core's read-only gate on the current
+// catalog → argument and payload checks → the connector's deadline → a typed result or error.
+import type { Core } from "./core.js";
+import type { Catalog } from "./catalog/catalog.js";
+import type { CatalogEntry } from "./catalog/entry.js";
+import type { ToolResult } from "./connectors/downstream-shapes.js";
+import { AtriumError } from "./errors.js";
+import { Budget, BudgetCheck } from "./generated/spec.js";
+
+export interface InvokeRequest {
+  address: unknown;
+  args: unknown;
+  /** Only call_destructive_tool sets this; every other path runs read-only tools only. */
+  allowApproval: boolean;
+  signal?: AbortSignal;
+}
+export interface Invoked { entry: CatalogEntry; result: ToolResult; durationMs: number }
+export interface InvokeContext { catalog: Catalog; core: Core; callPayloadBytes: number }
+
+const ECHO_ARGS_BYTES = 512; // a nextAction repeats the args only when they are small
+
+export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<Invoked> {
+  const { entry, connector } = ctx.catalog.resolve(req.address);
+  const args = req.args === undefined ? {} : req.args;
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    throw new AtriumError("invalid_args", `args for ${entry.address} must be an object`, { details: { address: entry.address } });
+  }
+  const argsJson = JSON.stringify(args);
+  if (entry.safety !== "read_only" && !req.allowApproval) {
+    throw new AtriumError("destructive_tool_requires_approval", `${entry.address} is not read-only (${entry.reason}); it runs only through call_destructive_tool, after the person approves`, {
+      nextAction: { tool: "call_destructive_tool", arguments: Buffer.byteLength(argsJson) <= ECHO_ARGS_BYTES ? { address: entry.address, args } : { address: entry.address }, purpose: "run it once the person has approved this write" },
+      details: { address: entry.address, reason: entry.reason },
+    });
+  }
+  const bytes = Buffer.byteLength(argsJson);
+  if (ctx.core.budgetCheck(Budget.call_payload_bytes, 0, bytes, ctx.callPayloadBytes) !== BudgetCheck.ok) {
+    throw new AtriumError("budget_exceeded", `args for ${entry.address} are ${bytes} bytes; the call_payload_bytes budget allows ${ctx.callPayloadBytes}`, { details: { budget: "call_payload_bytes", limit: ctx.callPayloadBytes, requested: bytes, room: ctx.callPayloadBytes } });
+  }
+  const started = performance.now();
+  const result = await connector.call(entry.name, args as Record<string, unknown>, { timeoutMs: connector.config.timeoutMs, signal: req.signal });
+  return { entry, result, durationMs: performance.now() - started };
+}

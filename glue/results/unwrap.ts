@@ -1,0 +1,61 @@
+// Value mode: an MCP tool result turned into the one value a program or model wants.
+// Downstream servers may send anything, so this never throws on malformed content.
+
+export const ERROR_MESSAGE_MAX_CHARS = 2_000;
+
+export type Unwrapped = { ok: true; data: unknown } | { ok: false; error: { message: string } };
+
+export interface ToolResultLike {
+  content?: unknown;
+  structuredContent?: unknown;
+  isError?: unknown;
+}
+
+/** The text of a block that is text-like, else undefined. Blocks without a type count as text. */
+function textOf(block: unknown): string | undefined {
+  if (typeof block === "string") return block;
+  if (block === null || typeof block !== "object") return undefined;
+  const { type, text } = block as { type?: unknown; text?: unknown };
+  if (type !== undefined && type !== "text") return undefined;
+  if (typeof text === "string") return text;
+  if (typeof text === "number" || typeof text === "boolean") return String(text);
+  return undefined;
+}
+
+function clamp(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let cut = max - 1;
+  if ((s.charCodeAt(cut - 1) & 0xfc00) === 0xd800) cut--; // don't split a surrogate pair
+  return `${s.slice(0, cut)}…`;
+}
+
+/**
+ * isError → the joined text as the error message (clamped). Otherwise, in order:
+ * structuredContent; one text block that parses as JSON → the parsed value; all-text
+ * content → the joined text (no blocks at all → ""); anything else (images, audio,
+ * mixed, unreadable) → the content as is.
+ */
+export function unwrapToolResult(result: ToolResultLike): Unwrapped {
+  const { content, structuredContent, isError } = (result ?? {}) as ToolResultLike;
+  // A lone block or string where a list belongs is read as a one-block list.
+  const blocks: unknown[] | undefined = Array.isArray(content)
+    ? content
+    : content === undefined ? [] : typeof content === "string" || (content !== null && typeof content === "object") ? [content] : undefined;
+  const texts = blocks?.map(textOf);
+  const allText = texts !== undefined && texts.every((t): t is string => t !== undefined);
+
+  if (isError === true) {
+    const joined = (texts ?? []).filter((t): t is string => t !== undefined).join("\n").trim();
+    return { ok: false, error: { message: clamp(joined || "the tool reported an error without a message", ERROR_MESSAGE_MAX_CHARS) } };
+  }
+  if (structuredContent !== undefined && structuredContent !== null) return { ok: true, data: structuredContent };
+  if (!allText) return { ok: true, data: content };
+  if (texts.length === 1) {
+    try {
+      return { ok: true, data: JSON.parse(texts[0]!) as unknown };
+    } catch {
+      return { ok: true, data: texts[0] };
+    }
+  }
+  return { ok: true, data: texts.join("\n") };
+}

@@ -1,0 +1,25 @@
+// get_result: pages a cut direct result by UTF-8 byte offsets that never split a character.
+import { z } from "zod";
+import { defineTool } from "./meta-tool.js";
+import { jsonResult } from "./tool-result.js";
+import { sliceUtf8, utf8Length } from "../results/utf8.js";
+import { AtriumError } from "../errors.js";
+
+export const getResult = defineTool({
+  name: "get_result",
+  title: "Read more of a large result",
+  description: "Read the rest of a result that call_tool cut at its size cap, by the resultId it returned, from a byte offset.",
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.object({
+    id: z.string().min(1).max(100).describe("resultId from the truncated result"),
+    offset: z.number().int().min(0).default(0).describe("Byte offset to start from (nextOffset of the previous page)"),
+    maxBytes: z.number().int().min(1).optional().describe("Page size in bytes; default is the direct result cap"),
+  }).strict(),
+  async run(args, ctx) {
+    const text = ctx.stash.get(args.id);
+    if (text === undefined) throw new AtriumError("not_found", "no such result: it never existed or has expired; call the tool again");
+    const total = utf8Length(text);
+    const page = sliceUtf8(text, Math.min(args.offset, total), args.maxBytes ?? ctx.config.results.directResultBytes);
+    return jsonResult({ offset: page.start, ...(page.end < total && { nextOffset: page.end }), totalBytes: total, text: page.text });
+  },
+});

@@ -1,0 +1,30 @@
+// The shape of one meta-tool: its MCP listing (name, description, annotations, input schema
+// generated from the zod schema that also validates its arguments) and its handler.
+import { z } from "zod";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { Core } from "../core.js";
+import type { Catalog } from "../catalog/catalog.js";
+import type { ConnectorRegistry } from "../connectors/registry.js";
+import type { ResultStash } from "../results/stash.js";
+import type { AtriumConfig } from "../config/schema.js";
+
+export interface ToolContext {
+  core: Core;
+  catalog: Catalog;
+  registry: ConnectorRegistry;
+  stash: ResultStash;
+  config: AtriumConfig;
+  signal: AbortSignal;
+}
+
+export interface MetaTool<S extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  annotations: ToolAnnotations;
+  input: S;
+  _meta?: Record<string, unknown>;
+  run(args: z.output<S>, ctx: ToolContext): Promise<CallToolResult>;
+}
+
+export const defineTool = <S extends z.ZodType>(tool: MetaTool<S>): MetaTool<S> => tool;

@@ -1,0 +1,59 @@
+// search_tools: one ranked list across every connector, best match first; paging continues
+// that order. Connectors whose tools are missing are named with the reason.
+import { z } from "zod";
+import { createHash } from "node:crypto";
+import { defineTool } from "./meta-tool.js";
+import { jsonResult } from "./tool-result.js";
+import { searchIndex, MAX_LIMIT, DEFAULT_LIMIT } from "../catalog/search-index.js";
+import { shortDescription } from "../catalog/describe.js";
+import { compactSchema } from "../catalog/compact-schema.js";
+import { AtriumError } from "../errors.js";
+
+const input = z.object({
+  query: z.string().max(512).default("").describe("Words to look for in tool names and descriptions; empty lists everything"),
+  connector: z.string().max(64).optional().describe("Only this connector's tools"),
+  safety: z.enum(["read_only", "approval", "any"]).default("any").describe("read_only: callable by call_tool and programs; approval: needs call_destructive_tool"),
+  limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
+  cursor: z.string().max(200).optional().describe("nextCursor from the previous page"),
+  schemas: z.boolean().default(false).describe("Include each tool's compact input schema"),
+}).strict();
+
+/** A cursor is the offset, bound to the query and filters it was issued for. */
+function queryKey(q: { query: string; connector?: string; safety: string }): string {
+  return createHash("sha256").update(JSON.stringify([q.query, q.connector ?? "", q.safety])).digest("base64url").slice(0, 12);
+}
+function readCursor(cursor: string | undefined, key: string): number {
+  if (cursor === undefined) return 0;
+  const m = /^(\d{1,9})\.([\w-]{12})$/.exec(Buffer.from(cursor, "base64url").toString());
+  if (!m || m[2] !== key) throw new AtriumError("invalid_args", "cursor does not belong to this query; start again without a cursor");
+  return Number(m[1]);
+}
+
+export const searchTools = defineTool({
+  name: "search_tools",
+  title: "Search tools",
+  description: "Find tools across every connected server. Returns addresses (<connector>.<tool>) ranked best first, each read_only or approval. Use the address with call_tool, or inside execute_code.",
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input,
+  async run(args, ctx) {
+    await ctx.registry.settled();
+    const key = queryKey(args);
+    const offset = readCursor(args.cursor, key);
+    const { total, rows } = searchIndex(ctx.catalog.index(), { query: args.query, connector: args.connector, safety: args.safety, offset, limit: args.limit });
+    const next = offset + rows.length;
+    const missing = ctx.catalog.missing().filter((m) => !args.connector || m.connector === args.connector);
+    return jsonResult({
+      results: rows.map(({ entry, score }) => ({
+        address: entry.address,
+        description: shortDescription(entry),
+        safety: entry.safety,
+        ...(entry.safety === "approval" && { reason: entry.reason }),
+        score,
+        ...(args.schemas && { inputSchema: compactSchema(entry.inputSchema) }),
+      })),
+      total,
+      ...(next < total && { nextCursor: Buffer.from(`${next}.${key}`).toString("base64url") }),
+      ...(missing.length > 0 && { unavailable: missing.map((m) => ({ connector: m.connector, state: m.state, problem: m.problem })) }),
+    });
+  },
+});

@@ -1,0 +1,65 @@
+// Starts a real atrium over stdio (node bin/atrium.js) with a config file, and connects a real
+// MCP client to it. Optionally declares the MCP Apps extension like an Apps host would.
+import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+export const repo = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/dist\/?$/, "").replace(/\/$/, "");
+export const atriumBin = join(repo, "bin/atrium.js");
+export const fixture = (name: string) => join(repo, "dist/test/fixtures", `${name}.js`);
+export const demoServer = join(repo, "dist/glue/demo/server.js");
+export const npmBin = (name: string) => join(repo, "node_modules/.bin", name);
+
+export interface Atrium {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+  call(name: string, args?: Record<string, unknown>, timeout?: number): Promise<CallToolResult>;
+  /** The JSON body of a meta-tool result (its structuredContent). */
+  json(name: string, args?: Record<string, unknown>): Promise<any>;
+  close(): Promise<void>;
+  dir: string;
+}
+
+export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?: Record<string, string> } = {}): Promise<Atrium> {
+  const dir = mkdtempSync(join(tmpdir(), "atrium-test-"));
+  const args = [atriumBin];
+  if (opts.config !== undefined) {
+    writeFileSync(join(dir, "atrium.json"), JSON.stringify(opts.config));
+    args.push("--config", join(dir, "atrium.json"));
+  }
+  const transport = new StdioClientTransport({ command: process.execPath, args, cwd: dir, stderr: "pipe", env: opts.env });
+  let err = "";
+  transport.stderr?.on("data", (c: Buffer) => { err += c.toString(); });
+  const client = new Client(
+    { name: "atrium-test", version: "0.0.0" },
+    { capabilities: opts.apps ? { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } as never : {} },
+  );
+  await client.connect(transport);
+  const call = async (name: string, a: Record<string, unknown> = {}, timeout = 60_000) =>
+    (await client.request({ method: "tools/call", params: { name, arguments: a } }, CallToolResultSchema, { timeout })) as CallToolResult;
+  return {
+    client,
+    transport,
+    dir,
+    stderr: () => err,
+    call,
+    async json(name, a) {
+      const r = await call(name, a);
+      return r.structuredContent;
+    },
+    async close() {
+      await client.close().catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `{ mcpServers: { id: { command: node, args: [script] , ...extra } } }` for compiled scripts. */
+export function nodeServer(script: string, extra: Record<string, unknown> = {}) {
+  return { command: process.execPath, args: [script], ...extra };
+}
