@@ -145,6 +145,9 @@ describe("tokenize", () => {
     expect(stem("status")).toBe("status");
     expect(stem("access")).toBe("access");
     expect(stem("aws")).toBe("aws");
+    expect(stem("analysis")).toBe("analysis");
+    expect(stem("apis")).toBe("api");
+    expect(tokenize("listIncidents")).toEqual(tokenize("list incident"));
   });
 });
 

@@ -9,7 +9,9 @@ const STOP = new Set([
 ]);
 
 // Acronyms whose trailing "s" is not a plural.
-const KEEP_S = new Set(["aws", "dns", "sms", "tls", "ios", "https", "cors", "news", "yes", "gas", "ms"]);
+const KEEP_S = new Set(["aws", "dns", "sms", "tls", "ios", "https", "cors", "news", "yes", "gas"]);
+
+const PLURAL_US = new Set(["cpus", "gpus", "vcpus", "skus", "menus"]);
 
 // Camel boundaries: "getHTTPResponse" → get|HTTP|Response, "listV2Issues" → list|V2|Issues.
 // Letters and digits in one run stay together ("v2", "utf8", "oauth2").
@@ -19,7 +21,9 @@ const SEPARATORS = /[^\p{L}\p{N}]+/u;
 /** Light plural stemming: incidents → incident, entities → entity, branches → branch. */
 export function stem(term: string): string {
   if (term.length < 3 || KEEP_S.has(term) || !term.endsWith("s")) return term;
-  if (term.endsWith("ss") || term.endsWith("us") || term.endsWith("is")) return term;
+  // status, address, analysis, axis are singular; APIs and CPUs are not.
+  if (term.endsWith("ss") || term.endsWith("sis") || term.endsWith("xis")) return term;
+  if (term.endsWith("us") && !PLURAL_US.has(term)) return term;
   if (term.length > 4 && term.endsWith("ies")) return term.slice(0, -3) + "y";
   if (/(?:ch|sh|x|z|ss)es$/.test(term)) return term.slice(0, -2);
   return term.slice(0, -1);
