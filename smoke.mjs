@@ -1,13 +1,71 @@
 #!/usr/bin/env node
-// End-to-end smoke run over real stdio. The server is not built yet; this checks what exists:
-// the committed decision core loads and answers its spec examples.
-import { readSpec } from "./dist/glue/spec/parse.js";
-import { runExamples } from "./dist/glue/spec/examples.js";
-import { core } from "./dist/glue/core.js";
+// One end-to-end run over real stdio: spawns `atrium` with a config of real MCP servers
+// (the embedded demo, server-filesystem on a temporary folder, server-memory,
+// server-everything) and checks the whole surface. Prints one line per check, then
+// `N ok` and `all checks passed`, or FAIL and a non-zero exit.
+import { mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 
-const r = runExamples(core(), readSpec());
+const repo = dirname(fileURLToPath(import.meta.url));
+const bin = (n) => join(repo, "node_modules/.bin", n);
+const dir = mkdtempSync(join(tmpdir(), "atrium-smoke-"));
+writeFileSync(join(dir, "hello.txt"), "hello from the smoke run\n");
+const config = {
+  mcpServers: {
+    desk: { command: process.execPath, args: [join(repo, "dist/glue/demo/server.js")] },
+    fs: { command: bin("mcp-server-filesystem"), args: [dir] },
+    memory: { command: bin("mcp-server-memory"), env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
+    everything: { command: bin("mcp-server-everything"), args: ["stdio"] },
+  },
+};
+writeFileSync(join(dir, "atrium.json"), JSON.stringify(config));
+
 let n = 0;
-const check = (name, ok) => { if (!ok) { console.log(`FAIL ${name}`); process.exit(1); } console.log(`ok ${++n} ${name}`); };
-check(`decision core answers ${r.total} spec examples`, r.passed === r.total && r.vacuous === 0);
+const check = (name, ok, detail = "") => {
+  if (!ok) { console.log(`FAIL ${name}${detail ? `: ${detail}` : ""}`); cleanup(1); }
+  console.log(`ok ${++n} ${name}`);
+};
+const transport = new StdioClientTransport({ command: process.execPath, args: [join(repo, "bin/atrium.js"), "--config", join(dir, "atrium.json")], stderr: "pipe" });
+let stderr = "";
+transport.stderr?.on("data", (c) => { stderr += c; });
+const client = new Client({ name: "smoke", version: "1" }, { capabilities: {} });
+async function cleanup(code) {
+  await client.close().catch(() => {});
+  rmSync(dir, { recursive: true, force: true });
+  if (code) { console.log(stderr.slice(-2000)); process.exit(code); }
+}
+const call = async (name, args) => client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, { timeout: 30_000 });
+const json = async (name, args) => (await call(name, args)).structuredContent;
+
+const t0 = performance.now();
+await client.connect(transport);
+check(`initialize over stdio (${(performance.now() - t0).toFixed(0)} ms)`, client.getServerVersion()?.name === "atrium");
+check("server declares io.modelcontextprotocol/ui", !!client.getServerCapabilities()?.extensions?.["io.modelcontextprotocol/ui"]);
+const { tools } = await client.listTools();
+check("tools/list shows the meta-tools only", tools.map((t) => t.name).sort().join() === "call_destructive_tool,call_tool,get_result,search_tools,skills");
+const all = await json("search_tools", { query: "", limit: 50 });
+check(`search spans 4 connectors (${all.total} tools)`, !all.unavailable && all.total > 30);
+const inc = await json("search_tools", { query: "open incidents" });
+check("search ranks desk.list_incidents first for 'open incidents'", inc.results[0]?.address === "desk.list_incidents");
+const read = await call("call_tool", { address: "fs.read_text_file", args: { path: join(dir, "hello.txt") } });
+check("call_tool reads a real file", JSON.stringify(read.content).includes("hello from the smoke run"));
+const v = await json("call_tool", { address: "desk.list_incidents", args: { status: "open" }, resultMode: "value", fields: ["incidents[].id"] });
+check("value mode with fields", v.ok && v.data.incidents.length > 0 && Object.keys(v.data.incidents[0]).join() === "id");
+const refused = await call("call_tool", { address: "fs.write_file", args: { path: join(dir, "x.txt"), content: "x" } });
+check("call_tool refuses a write with destructive_tool_requires_approval", refused.structuredContent?.error?.code === "destructive_tool_requires_approval");
+const wrote = await call("call_destructive_tool", { address: "fs.write_file", args: { path: join(dir, "x.txt"), content: "approved" }, reason: "smoke" });
+check("call_destructive_tool writes after approval", !wrote.isError && readFileSync(join(dir, "x.txt"), "utf8") === "approved");
+const sum = await json("call_tool", { address: "everything.get-sum", args: { a: 20, b: 22 }, resultMode: "value" });
+check("server-everything answers through atrium", JSON.stringify(sum.data).includes("42"));
+const unknown = await call("call_tool", { address: "desk.nope" });
+check("unknown tool is a typed error", unknown.structuredContent?.error?.code === "unknown_tool");
+const usage = await call("skills", { name: "usage" });
+check("skills usage is served", usage.content[0].text.startsWith("# Using atrium"));
+await cleanup(0);
 console.log(`${n} ok`);
 console.log("all checks passed");

@@ -1,10 +1,7 @@
 // The `atrium` command line. stdout carries protocol only; everything for people goes to stderr.
-import { readFileSync } from "node:fs";
-import { resolveConfig } from "./commands/resolve-config.js";
-import { serve } from "./commands/serve.js";
-import { doctor } from "./commands/doctor.js";
+import { packageVersion } from "./paths.js";
 
-const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+const pkg = { version: packageVersion };
 
 const HELP = `atrium ${pkg.version}: one MCP server in front of many
 
@@ -22,10 +19,12 @@ async function main(argv: string[]): Promise<number | undefined> {
   if (argv.includes("--version") || argv.includes("-v")) { process.stdout.write(`${pkg.version}\n`); return 0; }
   const [command = "serve"] = argv.filter((a, i) => !a.startsWith("-") && argv[i - 1] !== "--config");
   if (command !== "serve" && command !== "doctor") { process.stderr.write(`atrium: unknown command ${command}\n\n${HELP}`); return 2; }
+  // Loaded only for the commands that need them, so --help and --version stay instant.
+  const { resolveConfig } = await import("./commands/resolve-config.js");
   const cfg = resolveConfig(argv);
   if (!cfg.ok) { process.stderr.write(cfg.message + "\n"); return 1; }
-  if (command === "doctor") return doctor(cfg.config, cfg.source, pkg.version);
-  await serve(cfg.config, cfg.source, pkg.version);
+  if (command === "doctor") return (await import("./commands/doctor.js")).doctor(cfg.config, cfg.source, pkg.version);
+  await (await import("./commands/serve.js")).serve(cfg.config, cfg.source, pkg.version);
   return undefined; // keep serving
 }
 

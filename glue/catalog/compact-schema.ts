@@ -98,7 +98,10 @@ function compactNode(node: unknown, depth: number, st: State): unknown {
   const out: Json = {};
   const type = node.type;
   if (typeof type === "string") put(out, "type", type);
-  else if (Array.isArray(type)) put(out, "type", type.filter((t) => typeof t === "string").slice(0, 8));
+  else if (Array.isArray(type)) {
+    const types = type.filter((t) => typeof t === "string").slice(0, 8);
+    if (types.length > 0) put(out, "type", types);
+  }
 
   if (typeof node.description === "string") {
     const d = clampDescription(node.description);

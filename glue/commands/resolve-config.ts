@@ -1,8 +1,7 @@
 // Finds and validates the config for a command, or falls back to the embedded demo
 // connector (run through exactly the same stdio path as a user's connector).
-import { fileURLToPath } from "node:url";
-import { existsSync } from "node:fs";
 import { core } from "../core.js";
+import { demoServerPath } from "../paths.js";
 import { findConfig, loadConfig } from "../config/load.js";
 import { validateConfig } from "../config/validate.js";
 import { formatConfigErrors } from "../config/format.js";
@@ -10,14 +9,8 @@ import type { AtriumConfig } from "../config/schema.js";
 
 export type ConfigOutcome = { ok: true; config: AtriumConfig; source: string } | { ok: false; message: string };
 
-/** dist/glue/demo/server.js: the compiled demo connector. */
-export function demoServerPath(): string {
-  const p = fileURLToPath(new URL("../demo/server.js", import.meta.url));
-  return existsSync(p) ? p : fileURLToPath(new URL("../../dist/glue/demo/server.js", import.meta.url));
-}
-
 export function demoConfig(): AtriumConfig {
-  const r = validateConfig({ mcpServers: { desk: { command: process.execPath, args: [demoServerPath()] } } }, core());
+  const r = validateConfig({ mcpServers: { desk: { command: process.execPath, args: [demoServerPath] } } }, core());
   if (!r.ok) throw new Error(`the embedded demo config is invalid: ${JSON.stringify(r.errors)}`);
   return r.config;
 }

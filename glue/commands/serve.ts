@@ -1,6 +1,6 @@
 // `atrium serve`: the stdio MCP server. stdout carries protocol only. Connectors start in
 // parallel without blocking initialize; every child ends when atrium ends.
-import { fileURLToPath } from "node:url";
+import { binPath } from "../paths.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createApp } from "../app.js";
 import type { AtriumConfig } from "../config/schema.js";
@@ -30,8 +30,7 @@ function banner(app: ReturnType<typeof createApp>, source: string, version: stri
   const entries = app.catalog.entries();
   const ro = entries.filter((e) => e.safety === "read_only").length;
   const lines = app.registry.connectors.map((c) => `  ${c.id.padEnd(16)} ${c.state.padEnd(10)} ${c.tools.length} tools${c.problem ? `  (${c.problem})` : ""}`);
-  const entry = fileURLToPath(new URL("../../../bin/atrium.js", import.meta.url));
-  const snippet = JSON.stringify({ mcpServers: { atrium: { command: process.execPath, args: [entry, ...(source.startsWith("embedded") ? [] : ["--config", source])] } } }, null, 2);
+  const snippet = JSON.stringify({ mcpServers: { atrium: { command: process.execPath, args: [binPath, ...(source.startsWith("embedded") ? [] : ["--config", source])] } } }, null, 2);
   return [
     `atrium ${version} is serving MCP on stdio (this terminal is not a host: it waits for JSON-RPC on stdin).`,
     `config: ${source}`,

@@ -1,6 +1,8 @@
 // skills: the long guides, out of the always-loaded context. `usage` is byte-identical in
 // every deployment (a static file shipped with the package).
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { skillsDir } from "../paths.js";
 import { z } from "zod";
 import { defineTool } from "./meta-tool.js";
 import { AtriumError } from "../errors.js";
@@ -9,11 +11,7 @@ const SKILLS: Record<string, { summary: string; file: string }> = {
   usage: { summary: "How to find and call tools through atrium; read once per task", file: "usage.md" },
 };
 
-function skillText(name: string): string {
-  // glue/skills/ from source, dist/glue/skills → ../../glue/skills when compiled.
-  const here = new URL(`../skills/${SKILLS[name].file}`, import.meta.url);
-  try { return readFileSync(here, "utf8"); } catch { return readFileSync(new URL(`../../../glue/skills/${SKILLS[name].file}`, import.meta.url), "utf8"); }
-}
+const skillText = (name: string) => readFileSync(join(skillsDir, SKILLS[name].file), "utf8");
 
 export const skills = defineTool({
   name: "skills",

@@ -1,0 +1,20 @@
+// Files atrium ships, found from wherever the running code lives (glue/ under vitest,
+// dist/glue/ compiled, dist/bundle/ bundled): walk up to the package root once.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+function findRoot(): string {
+  for (let d = dirname(fileURLToPath(import.meta.url)); ; d = dirname(d)) {
+    const pkg = join(d, "package.json");
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "atrium-mcp") return d;
+    if (d === dirname(d)) throw new Error("atrium: cannot find its package root");
+  }
+}
+
+export const packageRoot = findRoot();
+export const packageVersion: string = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")).version;
+export const binPath = join(packageRoot, "bin/atrium.js");
+export const skillsDir = join(packageRoot, "glue/skills");
+/** The demo connector: the bundled file when built, else the tsc output. */
+export const demoServerPath = [join(packageRoot, "dist/bundle/demo-server.mjs"), join(packageRoot, "dist/glue/demo/server.js")].find(existsSync) ?? join(packageRoot, "dist/glue/demo/server.js");

@@ -1,0 +1,19 @@
+// Bundles the CLI (and the demo connector) into single ESM files under dist/bundle/, which
+// halves cold start: one file to load instead of hundreds of modules.
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  build: {
+    ssr: true,
+    outDir: "dist/bundle",
+    target: "node20",
+    minify: false,
+    emptyOutDir: true,
+    rollupOptions: {
+      input: { atrium: "glue/cli.ts", "demo-server": "glue/demo/server.ts" },
+      output: { format: "es", entryFileNames: "[name].mjs", chunkFileNames: "[name]-[hash].mjs" },
+    },
+  },
+  ssr: { noExternal: true, target: "node" },
+  logLevel: "warn",
+});
