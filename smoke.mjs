@@ -47,7 +47,7 @@ await client.connect(transport);
 check(`initialize over stdio (${(performance.now() - t0).toFixed(0)} ms)`, client.getServerVersion()?.name === "atrium");
 check("server declares io.modelcontextprotocol/ui", !!client.getServerCapabilities()?.extensions?.["io.modelcontextprotocol/ui"]);
 const { tools } = await client.listTools();
-check("tools/list shows the meta-tools only", tools.map((t) => t.name).sort().join() === "call_destructive_tool,call_tool,get_result,search_tools,skills");
+check("tools/list shows the meta-tools only", tools.map((t) => t.name).sort().join() === "call_destructive_tool,call_tool,execute_code,get_result,search_tools,skills");
 const all = await json("search_tools", { query: "", limit: 50 });
 check(`search spans 4 connectors (${all.total} tools)`, !all.unavailable && all.total > 30);
 const inc = await json("search_tools", { query: "open incidents" });

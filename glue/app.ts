@@ -12,6 +12,9 @@ import { callDestructiveTool, callTool } from "./tools/call-tool.js";
 import { getResult } from "./tools/get-result.js";
 import { skills } from "./tools/skills.js";
 import type { MetaTool } from "./tools/meta-tool.js";
+import { executeCode } from "./tools/execute-code.js";
+import { SandboxPool } from "./sandbox/pool.js";
+import { sandboxWorkerPath } from "./paths.js";
 
 export function createApp(config: AtriumConfig, version: string) {
   const c = core();
@@ -19,8 +22,9 @@ export function createApp(config: AtriumConfig, version: string) {
   const catalog = new Catalog(registry, c);
   const stash = new ResultStash({ ttlMs: config.results.stashTtlMs, maxBytes: config.results.stashBytes });
   const host = new HostState(c, config.views);
-  const tools = [searchTools, callTool, callDestructiveTool, getResult, skills] as MetaTool[];
-  const server = createServer({ version, tools, host, context: { core: c, catalog, registry, stash, config } });
-  return { config, registry, catalog, stash, host, server, tools };
+  const pool = new SandboxPool({ size: config.sandbox.workers, queue: config.sandbox.queue, heapBytes: config.sandbox.heapBytes, workerPath: sandboxWorkerPath });
+  const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills] as MetaTool[];
+  const server = createServer({ version, tools, host, context: { core: c, catalog, registry, stash, config, pool, host } });
+  return { config, registry, catalog, stash, host, server, tools, pool };
 }
 export type App = ReturnType<typeof createApp>;

@@ -1,7 +1,7 @@
 // Typed errors: every failure a user or a downstream can cause becomes one of these, with
 // `retryable` decided by the core (spec/envelope.md E7) and, where it helps, a nextAction.
 import { core } from "./core.js";
-import { Budget, ErrorCode, type ErrorCodeName } from "./generated/spec.js";
+import { Budget, ErrorCode, type BudgetName, type ErrorCodeName } from "./generated/spec.js";
 
 export interface NextAction { tool: string; arguments: Record<string, unknown>; purpose: string }
 export interface ErrorBody {
@@ -43,4 +43,10 @@ export function asAtriumError(e: unknown, fallback: ErrorCodeName = "connector_c
   if (e instanceof AtriumError) return e;
   const message = e instanceof Error ? e.message : String(e);
   return new AtriumError(fallback, clampEcho(message));
+}
+
+/** Over a budget: names the budget and the room left (spec/budgets.md). */
+export function overBudget(budget: BudgetName, limit: number, used: number, requested: number, hint?: string): AtriumError {
+  const room = Math.max(0, limit - used);
+  return new AtriumError("budget_exceeded", `${budget} budget exceeded: ${requested} requested, ${room} of ${limit} left${hint ? `; ${hint}` : ""}`, { details: { budget, limit, used, requested, room } });
 }

@@ -18,3 +18,5 @@ export const binPath = join(packageRoot, "bin/atrium.js");
 export const skillsDir = join(packageRoot, "glue/skills");
 /** The demo connector: the bundled file when built, else the tsc output. */
 export const demoServerPath = [join(packageRoot, "dist/bundle/demo-server.mjs"), join(packageRoot, "dist/glue/demo/server.js")].find(existsSync) ?? join(packageRoot, "dist/glue/demo/server.js");
+/** The sandbox worker entry (tsc output: it loads QuickJS's wasm from node_modules, so it is not bundled). */
+export const sandboxWorkerPath = join(packageRoot, "dist/glue/sandbox/worker.js");

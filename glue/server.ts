@@ -14,7 +14,7 @@ export interface ServerDeps {
   version: string;
   tools: MetaTool[];
   host: HostState;
-  context: Omit<ToolContext, "signal">;
+  context: Omit<ToolContext, "signal" | "progress">;
 }
 
 export function createServer(deps: ServerDeps): Server {
@@ -41,7 +41,11 @@ export function createServer(deps: ServerDeps): Server {
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) return errorResult(new AtriumError("invalid_args", clampEcho(`${tool.name}: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`)));
     try {
-      return await tool.run(parsed.data, { ...deps.context, signal: extra.signal });
+      const token = request.params._meta?.progressToken;
+      const progress = token === undefined ? undefined : (completed: number) => {
+        void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: completed, message: `${completed} host call(s) done` } }).catch(() => {});
+      };
+      return await tool.run(parsed.data, { ...deps.context, signal: extra.signal, progress });
     } catch (e) {
       if (extra.signal.aborted) return errorResult(new AtriumError("cancelled", `${tool.name} was cancelled`));
       return errorResult(e);

@@ -7,6 +7,8 @@ import type { Catalog } from "../catalog/catalog.js";
 import type { ConnectorRegistry } from "../connectors/registry.js";
 import type { ResultStash } from "../results/stash.js";
 import type { AtriumConfig } from "../config/schema.js";
+import type { SandboxPool } from "../sandbox/pool.js";
+import type { HostState } from "../host-detection.js";
 
 export interface ToolContext {
   core: Core;
@@ -14,7 +16,11 @@ export interface ToolContext {
   registry: ConnectorRegistry;
   stash: ResultStash;
   config: AtriumConfig;
+  pool: SandboxPool;
+  host: HostState;
   signal: AbortSignal;
+  /** Set when the request carries a progress token. */
+  progress?: (completed: number) => void;
 }
 
 export interface MetaTool<S extends z.ZodType = z.ZodType> {

@@ -1,0 +1,66 @@
+// Turns a finished program run into the MCP result. Which parts it carries (value or error,
+// blocks or a discarded count) is the core's decision (spec/envelope.md); this file only
+// builds them. The return value over return_chars becomes one truncation envelope that
+// itself fits the cap and states the true size (truncation is a success).
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Core } from "../core.js";
+import { AtriumError, type ErrorBody } from "../errors.js";
+import { Budget, BudgetCheck, EnvelopeFlag, ViewState, type Delivery } from "../generated/spec.js";
+import type { RunOutcome } from "../sandbox/protocol.js";
+import type { Stopped } from "../sandbox/pool.js";
+
+export interface ProgramFacts {
+  outcome: RunOutcome | Stopped;
+  delivery: Delivery;
+  returnChars: number;
+  limits: { wallMs: number; cpuMs: number; heapBytes: number };
+  diagnostics?: Record<string, unknown>;
+}
+
+export function programResult(core: Core, f: ProgramFacts): CallToolResult {
+  const o = f.outcome;
+  const run = "stopped" in o && !("logs" in o) ? undefined : (o as RunOutcome);
+  const success = run?.ok === true;
+  const blocks = run?.emitted ?? [];
+  const flags = core.envelope(success, ViewState.none, blocks.length, f.delivery);
+  const has = (flag: number) => (flags & flag) !== 0;
+  const body: Record<string, unknown> = { ok: success };
+  if (has(EnvelopeFlag.value)) body.value = fitValue(core, run!.json ?? "null", f.returnChars);
+  if (has(EnvelopeFlag.error_body)) body.error = errorOf(f, run);
+  if (run?.logs) body.logs = run.logs;
+  if (run?.logsDropped) body.logLinesDropped = run.logsDropped;
+  if (has(EnvelopeFlag.blocks)) body.emitted = blocks.length;
+  if (has(EnvelopeFlag.note_blocks_discarded)) body.emittedDiscarded = blocks.length;
+  if (f.diagnostics) body.diagnostics = f.diagnostics;
+  const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(body) }];
+  if (has(EnvelopeFlag.blocks)) for (const b of blocks) content.push(b.block as never);
+  return { content, structuredContent: body, ...(has(EnvelopeFlag.is_error) && { isError: true }) };
+}
+
+function errorOf(f: ProgramFacts, run: RunOutcome | undefined): ErrorBody | Record<string, unknown> {
+  const o = f.outcome;
+  if (!run) {
+    const s = (o as Stopped).stopped;
+    if (s === "timeout") return new AtriumError("timeout", `the program ran longer than ${f.limits.wallMs} ms (program_wall_ms, host waits included) and was stopped`, { details: { budget: "program_wall_ms", limit: f.limits.wallMs } }).toJSON();
+    if (s === "cancelled") return new AtriumError("cancelled", "the program was cancelled").toJSON();
+    return new AtriumError("unavailable", "the sandbox worker crashed; it has been replaced").toJSON();
+  }
+  if (run.stopped === "cpu") return new AtriumError("budget_exceeded", `the program used more than ${f.limits.cpuMs} ms of CPU and was stopped`, { details: { budget: "program_cpu_ms", limit: f.limits.cpuMs, room: 0 } }).toJSON();
+  if (run.stopped === "memory") return new AtriumError("budget_exceeded", `the program ran out of memory (${f.limits.heapBytes} bytes) and was stopped`, { details: { budget: "sandbox_heap_bytes", limit: f.limits.heapBytes, room: 0 } }).toJSON();
+  const e = run.error;
+  if (e?.host && e.body) return e.body;
+  return { name: e?.name ?? "Error", message: e?.message ?? "the program failed", ...(e?.stack && { stack: e.stack }) };
+}
+
+/** The value as parsed JSON, or a truncation envelope whose own serialization fits `cap`. */
+function fitValue(core: Core, json: string, cap: number): unknown {
+  if (core.budgetCheck(Budget.return_chars, 0, json.length, cap) === BudgetCheck.ok) return JSON.parse(json);
+  const envelope = (preview: string) => ({ truncated: true, totalChars: json.length, shownChars: preview.length, hint: "the return value was over return_chars; return less (aggregate, slice, pick fields)", preview });
+  let lo = 0, hi = Math.min(json.length, cap);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (JSON.stringify(envelope(json.slice(0, mid))).length <= cap) lo = mid;
+    else hi = mid - 1;
+  }
+  return envelope(json.slice(0, lo));
+}

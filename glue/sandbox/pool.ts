@@ -1,0 +1,111 @@
+// A pool of warm sandbox workers. Each run gets a worker (or waits in a bounded queue), a
+// host-side wall clock that includes host waits, and cancellation. A worker that overruns,
+// breaks or asks to be recycled is terminated and replaced; the server never stalls on one.
+import { Worker } from "node:worker_threads";
+import { AtriumError } from "../errors.js";
+import type { FromWorker, HostCall, RunJob, RunOutcome } from "./protocol.js";
+
+export interface PoolOptions { size: number; queue: number; heapBytes: number; workerPath: string }
+export type Stopped = { stopped: "timeout" | "cancelled" | "crashed"; waitedMs: number };
+export interface RunHooks {
+  onHostCall(call: HostCall): Promise<{ ok: boolean; json: string }>;
+  wallMs: number;
+  signal?: AbortSignal;
+}
+
+interface Slot { worker: Worker; ready: Promise<void>; busy: boolean }
+
+export class SandboxPool {
+  private slots: Slot[] = [];
+  private waiting: ((slot: Slot) => void)[] = [];
+  private runSeq = 0;
+  private closed = false;
+
+  constructor(private readonly opts: PoolOptions) {
+    for (let i = 0; i < opts.size; i++) this.slots.push(this.spawn());
+  }
+
+  /** Resolves once every worker has its QuickJS module loaded (warm before the first program). */
+  async warm(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.ready));
+  }
+
+  async run(job: Omit<RunJob, "type" | "runId">, hooks: RunHooks): Promise<(RunOutcome & { waitedMs: number }) | Stopped> {
+    const queuedAt = performance.now();
+    const slot = await this.acquire();
+    await slot.ready;
+    const waitedMs = performance.now() - queuedAt;
+    const runId = ++this.runSeq;
+    return new Promise((resolve) => {
+      let over = false;
+      const end = (result: (RunOutcome & { waitedMs: number }) | Stopped, replace: boolean) => {
+        if (over) return;
+        over = true;
+        clearTimeout(timer);
+        hooks.signal?.removeEventListener("abort", onAbort);
+        slot.worker.off("message", onMessage);
+        slot.worker.off("exit", onExit);
+        if (replace) this.replace(slot);
+        else this.release(slot);
+        resolve(result);
+      };
+      const onMessage = (m: FromWorker) => {
+        if (m.type === "host" && m.runId === runId) {
+          hooks.onHostCall(m).then((r) => { if (!over) slot.worker.postMessage({ type: "hostResult", runId, callId: m.callId, ...r }); });
+        } else if (m.type === "done" && m.runId === runId) end({ ...m.outcome, waitedMs }, m.outcome.recycle);
+      };
+      const onExit = () => end({ stopped: "crashed", waitedMs }, true);
+      const onAbort = () => end({ stopped: "cancelled", waitedMs }, true);
+      const timer = setTimeout(() => end({ stopped: "timeout", waitedMs }, true), hooks.wallMs);
+      slot.worker.on("message", onMessage);
+      slot.worker.on("exit", onExit);
+      if (hooks.signal?.aborted) return onAbort();
+      hooks.signal?.addEventListener("abort", onAbort);
+      slot.worker.postMessage({ type: "run", runId, ...job });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(this.opts.workerPath, { workerData: { heapBytes: this.opts.heapBytes }, resourceLimits: { stackSizeMb: 16, maxOldGenerationSizeMb: 256 } });
+    worker.unref();
+    const ready = new Promise<void>((resolve, reject) => {
+      const onReady = (m: FromWorker) => { if (m.type === "ready") { worker.off("message", onReady); resolve(); } };
+      worker.on("message", onReady);
+      worker.once("error", reject);
+    });
+    ready.catch(() => {});
+    const slot: Slot = { worker, ready, busy: false };
+    worker.on("error", () => { if (!slot.busy && !this.closed) this.replace(slot); });
+    return slot;
+  }
+
+  private acquire(): Promise<Slot> {
+    if (this.closed) return Promise.reject(new AtriumError("unavailable", "the sandbox pool is shut down"));
+    const idle = this.slots.find((s) => !s.busy);
+    if (idle) { idle.busy = true; return Promise.resolve(idle); }
+    if (this.waiting.length >= this.opts.queue) {
+      return Promise.reject(new AtriumError("executor_overloaded", `all ${this.slots.length} sandboxes are busy and ${this.waiting.length} programs are waiting; try again shortly`));
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(slot: Slot): void {
+    const next = this.waiting.shift();
+    if (next) next(slot);
+    else slot.busy = false;
+  }
+
+  private replace(slot: Slot): void {
+    void slot.worker.terminate();
+    if (this.closed) return;
+    const fresh = this.spawn();
+    this.slots[this.slots.indexOf(slot)] = fresh;
+    fresh.busy = slot.busy;
+    if (slot.busy) this.release(fresh);
+  }
+}

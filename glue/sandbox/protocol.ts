@@ -1,0 +1,50 @@
+// Messages between the main thread and a sandbox worker. Payloads cross as JSON strings so
+// nothing but data ever reaches the guest.
+import type { ErrorBody } from "../errors.js";
+
+export interface RunLimits {
+  cpuMs: number;
+  heapBytes: number;
+  stackBytes: number;
+  logChars: number;
+  emitBytes: number;
+  emitBlocks: number;
+}
+
+export interface AliasTool { ident: string; address: string | null; candidates: string[] }
+export interface AliasConnector { ident: string; connectorId: string; tools: AliasTool[]; ambiguousWith: string[] }
+
+export interface RunJob { type: "run"; runId: number; code: string; limits: RunLimits; aliases: AliasConnector[] }
+export interface HostResult { type: "hostResult"; runId: number; callId: number; ok: boolean; json: string }
+export type ToWorker = RunJob | HostResult;
+
+export interface HostCall { type: "host"; runId: number; callId: number; op: "search" | "describe" | "call" | "batch"; json: string }
+export interface EmittedBlock { block: Record<string, unknown>; bytes: number }
+
+export interface GuestError {
+  /** True only for errors the host raised (an unforgeable mark set by the prelude). */
+  host: boolean;
+  name: string;
+  message: string;
+  stack?: string;
+  body?: ErrorBody;
+}
+
+export interface RunOutcome {
+  ok: boolean;
+  /** JSON of the return value when ok. */
+  json?: string;
+  error?: GuestError;
+  /** Why the sandbox stopped the run itself: the CPU budget, memory, stack, a dead-end await. */
+  stopped?: "cpu" | "memory" | "deadlock" | "syntax";
+  logs: string;
+  logsDropped: number;
+  emitted: EmittedBlock[];
+  emittedBytes: number;
+  cpuMs: number;
+  /** The worker should be replaced (its module may be unhealthy). */
+  recycle: boolean;
+}
+export interface RunDone { type: "done"; runId: number; outcome: RunOutcome }
+export interface WorkerReady { type: "ready" }
+export type FromWorker = HostCall | RunDone | WorkerReady;

@@ -1,0 +1,141 @@
+// A sandbox worker thread: owns one QuickJS module whose wasm memory is fixed at the heap cap,
+// and runs one program at a time in a fresh runtime and context, with a CPU interrupt, a
+// stack limit, a captured console, and host calls that go back to the main thread.
+import { parentPort, workerData } from "node:worker_threads";
+import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, type QuickJSDeferredPromise } from "quickjs-emscripten";
+import { core } from "../core.js";
+import { Budget, BudgetCheck } from "../generated/spec.js";
+import { PRELUDE } from "./prelude.js";
+import { overBudget } from "../errors.js";
+import { checkBlock } from "./emit-block.js";
+import type { EmittedBlock, FromWorker, GuestError, RunJob, RunOutcome, ToWorker } from "./protocol.js";
+
+const port = parentPort!;
+const PAGE = 65536;
+const heapBytes: number = workerData.heapBytes;
+const mod = await newQuickJSWASMModuleFromVariant(
+  newVariant(RELEASE_SYNC, { wasmMemory: new WebAssembly.Memory({ initial: Math.min(256, heapBytes / PAGE), maximum: Math.floor(heapBytes / PAGE) }) }),
+);
+const post = (m: FromWorker) => port.postMessage(m);
+let onHostResult: ((callId: number, ok: boolean, json: string) => void) | undefined;
+
+port.on("message", (m: ToWorker) => {
+  if (m.type === "run") void run(m).then((outcome) => post({ type: "done", runId: m.runId, outcome }));
+  else onHostResult?.(m.callId, m.ok, m.json);
+});
+post({ type: "ready" });
+
+const budgetError = (budget: "emit_blocks" | "emit_bytes", limit: number, used: number, requested: number) => JSON.stringify(overBudget(budget, limit, used, requested).toJSON());
+
+async function run(job: RunJob): Promise<RunOutcome> {
+  const c = core();
+  const { limits } = job;
+  let logs = "", logsDropped = 0, emittedBytes = 0, cpuMs = 0, segStart = 0, inGuest = false, cpuExceeded = false, recycle = false;
+  const emitted: EmittedBlock[] = [];
+  const rt = mod.newRuntime();
+  rt.setMemoryLimit(limits.heapBytes);
+  rt.setMaxStackSize(limits.stackBytes);
+  rt.setInterruptHandler(() => inGuest && (cpuExceeded ||= cpuMs + performance.now() - segStart > limits.cpuMs));
+  const guest = <T>(fn: () => T): T => {
+    inGuest = true;
+    segStart = performance.now();
+    try { return fn(); } finally { cpuMs += performance.now() - segStart; inGuest = false; }
+  };
+  const ctx = rt.newContext();
+  const pending = new Map<number, QuickJSDeferredPromise>();
+  let callSeq = 0;
+
+  const finish = (partial: Partial<RunOutcome> & { ok: boolean }): RunOutcome => {
+    for (const d of pending.values()) d.dispose();
+    pending.clear();
+    onHostResult = undefined;
+    try { ctx.dispose(); rt.dispose(); } catch { recycle = true; }
+    return { logs, logsDropped, emitted, emittedBytes, cpuMs, recycle, ...partial };
+  };
+  const plain = (message: string, name = "Error"): GuestError => ({ host: false, name, message });
+
+  try {
+    ctx.newFunction("__host", (opH, jsonH) => {
+      const d = ctx.newPromise();
+      const callId = ++callSeq;
+      pending.set(callId, d);
+      post({ type: "host", runId: job.runId, callId, op: ctx.getString(opH) as never, json: ctx.getString(jsonH) });
+      return d.handle;
+    }).consume((f) => ctx.setProp(ctx.global, "__host", f));
+    ctx.newFunction("__emit", (jsonH) => {
+      const check = checkBlock(ctx.getString(jsonH));
+      if (!check.ok) return ctx.newString(JSON.stringify({ code: "invalid_args", retryable: false, message: check.message }));
+      if (c.budgetCheck(Budget.emit_blocks, emitted.length, 1, limits.emitBlocks) !== BudgetCheck.ok) return ctx.newString(budgetError("emit_blocks", limits.emitBlocks, emitted.length, 1));
+      if (c.budgetCheck(Budget.emit_bytes, emittedBytes, check.bytes, limits.emitBytes) !== BudgetCheck.ok) return ctx.newString(budgetError("emit_bytes", limits.emitBytes, emittedBytes, check.bytes));
+      emitted.push({ block: check.block, bytes: check.bytes });
+      emittedBytes += check.bytes;
+      return ctx.newString("");
+    }).consume((f) => ctx.setProp(ctx.global, "__emit", f));
+    ctx.newFunction("__log", (levelH, textH) => {
+      const level = ctx.getString(levelH);
+      const line = `${level === "log" || level === "info" ? "" : `[${level}] `}${ctx.getString(textH)}\n`;
+      if (logsDropped > 0 || c.budgetCheck(Budget.log_chars, logs.length, line.length, limits.logChars) !== BudgetCheck.ok) {
+        const room = limits.logChars - logs.length;
+        if (logsDropped === 0 && room > 0) logs += line.slice(0, room);
+        logsDropped++;
+      } else logs += line;
+    }).consume((f) => ctx.setProp(ctx.global, "__log", f));
+    ctx.newString(JSON.stringify(job.aliases)).consume((s) => ctx.setProp(ctx.global, "__cfg", s));
+    ctx.unwrapResult(ctx.evalCode(PRELUDE, "atrium-prelude.js")).dispose();
+
+    // The program is one async arrow function; a bare body is accepted too.
+    let evaluated = guest(() => ctx.evalCode(`__atriumRun(() => (\n${job.code}\n))`, "program.js"));
+    if (evaluated.error) {
+      const first = ctx.dump(evaluated.error);
+      evaluated.error.dispose();
+      evaluated = guest(() => ctx.evalCode(`__atriumRun(async () => {\n${job.code}\n})`, "program.js"));
+      if (evaluated.error) {
+        evaluated.error.dispose();
+        return finish({ ok: false, stopped: "syntax", error: plain(String(first?.message ?? first), String(first?.name ?? "SyntaxError")) });
+      }
+    }
+    const promise = evaluated.value;
+    const settled = new Promise<string | { error: unknown }>((resolve) => {
+      ctx.resolvePromise(promise).then((r) => {
+        if (r.error) { const e = ctx.dump(r.error); r.error.dispose(); resolve({ error: e }); }
+        else { const s = ctx.getString(r.value); r.value.dispose(); resolve(s); }
+      });
+    });
+    promise.dispose();
+    const stuck = new Promise<"deadlock" | "cpu">((resolve) => {
+      const pump = () => {
+        const jobs = guest(() => rt.executePendingJobs());
+        if (jobs.error) jobs.error.dispose();
+        if (cpuExceeded) return resolve("cpu");
+        // Nothing in flight and nothing runnable, yet unsettled: it can never finish.
+        if (pending.size === 0 && !rt.hasPendingJob()) setImmediate(() => resolve("deadlock"));
+      };
+      onHostResult = (callId, ok, json) => {
+        const d = pending.get(callId);
+        if (!d) return;
+        pending.delete(callId);
+        ctx.newString(json).consume((h) => (ok ? d.resolve(h) : d.reject(h)));
+        d.dispose();
+        pump();
+      };
+      pump();
+    });
+    const result = await Promise.race([settled, stuck]);
+    if (result === "cpu" || cpuExceeded) return finish({ ok: false, stopped: "cpu", error: plain(`the program used more than ${limits.cpuMs} ms of CPU and was stopped (program_cpu_ms)`) });
+    if (result === "deadlock") return finish({ ok: false, stopped: "deadlock", error: plain("the program awaits a promise that can never settle (no host call is in flight)") });
+    if (typeof result !== "string") {
+      const e = result.error as { name?: string; message?: string } | undefined;
+      const oom = /out of memory/i.test(String(e?.message));
+      recycle ||= oom;
+      return finish({ ok: false, stopped: oom ? "memory" : undefined, error: plain(String(e?.message ?? e), String(e?.name ?? "Error")) });
+    }
+    const r = JSON.parse(result) as { ok: boolean; json?: string; error?: GuestError };
+    const oom = !r.ok && !r.error?.host && /out of memory/i.test(r.error?.message ?? "");
+    recycle ||= oom;
+    return finish({ ok: r.ok, json: r.json, error: r.error, stopped: oom ? "memory" : cpuExceeded ? "cpu" : undefined });
+  } catch (e) {
+    // The module itself failed (a trap, an exhausted wasm memory): replace this worker.
+    recycle = true;
+    return finish({ ok: false, stopped: "memory", error: plain(`the sandbox failed: ${(e as Error)?.message ?? e}`) });
+  }
+}

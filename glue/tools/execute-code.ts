@@ -1,0 +1,69 @@
+// execute_code: runs one short JavaScript program in a QuickJS sandbox. Every host call it
+// makes goes through the run's bridge (budgets from the core, invoke.ts for calls); the
+// result envelope is the core's decision.
+import { z } from "zod";
+import { defineTool } from "./meta-tool.js";
+import { buildAliases, GUEST_GLOBALS, toIdentifier } from "../sandbox/aliases.js";
+import { RunBridge } from "../sandbox/bridge.js";
+import { programResult } from "../results/program-result.js";
+import { Delivery } from "../generated/spec.js";
+import type { AtriumConfig } from "../config/schema.js";
+
+const MAX_CODE_CHARS = 100_000;
+const CONNECTOR_LIST_CHARS = 300;
+
+export function describeExecuteCode(config: AtriumConfig): string {
+  const s = config.sandbox;
+  let ids = config.connectors.filter((c) => !c.disabled).map((c) => (GUEST_GLOBALS.has(toIdentifier(c.id)) ? `${c.id} (atrium.call only)` : toIdentifier(c.id))).join(", ");
+  if (ids.length > CONNECTOR_LIST_CHARS) ids = `${ids.slice(0, CONNECTOR_LIST_CHARS - 1)}…`;
+  return [
+    "Run one async arrow function of plain JavaScript (QuickJS; no network, files, timers, require or fetch) that reads through read-only tools and returns only what the answer needs.",
+    "API: await atrium.search(query, {connector?, safety?, limit?}) → {results:[{address, description, safety}]}; await atrium.describe(address | [addresses]) → schema (bad entries come back {ok:false,error}); await atrium.call(address, args) → the tool's value;",
+    `await atrium.batch([{address, args}, …]) → [{ok, data} | {ok:false, error}] (parallel, 1–${s.batchCalls}); atrium.emit({type:"text",text} | {type:"image"|"audio",data,mimeType}) shows a block to the person; console.log is returned to you.`,
+    `Connector globals: <connector>.<tool>(args) = atrium.call("<connector>.<tool>", args) (non-identifier characters become _). Connectors: ${ids || "none"}.`,
+    `Limits per run: ${s.hostCalls} host calls, ${s.programWallMs / 1000} s wall clock, return value ${s.returnChars} characters, logs ${s.logChars}. Host failures throw Errors with code and retryable.`,
+    "Example: async () => { const r = await atrium.search(\"open incidents\"); const d = await atrium.call(r.results[0].address, {}); return d; }",
+    "Read skills {name:\"usage\"} once for more.",
+  ].join("\n");
+}
+
+export const executeCode = (config: AtriumConfig) =>
+  defineTool({
+    name: "execute_code",
+    title: "Run a program over the tools",
+    description: describeExecuteCode(config),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    input: z.object({
+      code: z.string().min(1).max(MAX_CODE_CHARS).describe("One async arrow function, e.g. async () => { … return result; }"),
+      diagnostics: z.boolean().default(false).describe("Add timings and counts (numbers only) to the result"),
+    }).strict(),
+    async run(args, ctx) {
+      const started = performance.now();
+      await ctx.registry.settled();
+      const s = ctx.config.sandbox;
+      const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes }, ctx.signal, ctx.progress);
+      const aliases = buildAliases(ctx.catalog.entries(), ctx.registry.connectors.filter((c) => c.state !== "disabled").map((c) => c.id));
+      const outcome = await ctx.pool.run(
+        { code: args.code, aliases, limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks } },
+        { onHostCall: (call) => bridge.handle(call), wallMs: s.programWallMs, signal: ctx.signal },
+      );
+      const diagnostics = args.diagnostics
+        ? {
+            totalMs: round(performance.now() - started),
+            queueMs: round(outcome.waitedMs),
+            ...("cpuMs" in outcome && { cpuMs: round(outcome.cpuMs), emittedBytes: outcome.emittedBytes, logChars: outcome.logs.length }),
+            hostCalls: bridge.hostCalls,
+            operations: Object.fromEntries(Object.entries(bridge.stats).map(([op, st]) => [op, { ...st, ms: round(st.ms) }])),
+          }
+        : undefined;
+      return programResult(ctx.core, {
+        outcome,
+        delivery: ctx.host.current?.delivery ?? Delivery.none,
+        returnChars: s.returnChars,
+        limits: { wallMs: s.programWallMs, cpuMs: s.programCpuMs, heapBytes: s.heapBytes },
+        diagnostics,
+      });
+    },
+  });
+
+const round = (n: number) => Math.round(n * 100) / 100;

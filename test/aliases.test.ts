@@ -1,0 +1,31 @@
+import { describe, it, expect } from "vitest";
+import { buildAliases, toIdentifier } from "../glue/sandbox/aliases.js";
+import type { CatalogEntry } from "../glue/catalog/entry.js";
+
+const entry = (connectorId: string, name: string): CatalogEntry => ({ address: `${connectorId}.${name}`, connectorId, name, description: "", inputSchema: {}, safety: "read_only", reason: "annotated_read_only" });
+
+describe("guest identifiers for connectors and tools", () => {
+  it("turns non-identifier characters into _, prefixes a leading digit, suffixes a reserved word", () => {
+    expect(toIdentifier("get-sum")).toBe("get_sum");
+    expect(toIdentifier("my.tool/v2")).toBe("my_tool_v2");
+    expect(toIdentifier("2fa")).toBe("_2fa");
+    expect(toIdentifier("delete")).toBe("delete_");
+    expect(toIdentifier("list_incidents")).toBe("list_incidents");
+    expect(toIdentifier("")).toBe("_");
+  });
+
+  it("ambiguous_tool_alias: two tools with one identifier get no address (fail closed)", () => {
+    const [c] = buildAliases([entry("x", "get-item"), entry("x", "get_item"), entry("x", "other")], ["x"]);
+    expect(c.tools.find((t) => t.ident === "get_item")).toEqual({ ident: "get_item", address: null, candidates: ["x.get-item", "x.get_item"] });
+    expect(c.tools.find((t) => t.ident === "other")?.address).toBe("x.other");
+  });
+
+  it("ambiguous_tool_alias: two connectors with one identifier are both marked ambiguous", () => {
+    const aliases = buildAliases([entry("my-db", "q"), entry("my_db", "q")], ["my-db", "my_db"]);
+    expect(aliases.map((c) => c.ambiguousWith)).toEqual([["my_db"], ["my-db"]]);
+  });
+
+  it("a connector named like a guest global (atrium, console) gets no global", () => {
+    expect(buildAliases([entry("console", "log")], ["console"])).toEqual([]);
+  });
+});

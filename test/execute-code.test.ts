@@ -1,0 +1,134 @@
+// execute_code over real stdio: the guest API, the one call path (same gate and errors as
+// call_tool), typed errors, emitted blocks, diagnostics, progress and cancellation.
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { startAtrium, fixture, nodeServer, demoServer, npmBin, type Atrium } from "./harness/atrium-client.js";
+
+let a: Atrium;
+const run = async (code: string, extra: Record<string, unknown> = {}) => (await a.call("execute_code", { code, ...extra })) as any;
+const value = async (code: string) => {
+  const r = await run(code);
+  if (!r.structuredContent?.ok) throw new Error(`program failed: ${JSON.stringify(r.structuredContent)}`);
+  return r.structuredContent.value;
+};
+
+beforeAll(async () => {
+  a = await startAtrium({
+    config: {
+      mcpServers: {
+        desk: nodeServer(demoServer),
+        nasty: nodeServer(fixture("nasty-server"), { timeoutMs: 300 }),
+        everything: { command: npmBin("mcp-server-everything"), args: ["stdio"] },
+      },
+    },
+  });
+});
+afterAll(async () => { await a.close(); });
+
+describe("execute_code", () => {
+  it("is listed first with a description that carries the API, the limits and the connectors", async () => {
+    const { tools } = await a.client.listTools();
+    const t = tools.find((x) => x.name === "execute_code")!;
+    for (const s of ["atrium.search", "atrium.describe", "atrium.call", "atrium.batch", "atrium.emit", "20 host calls", "desk", "nasty", "everything"]) expect(t.description).toContain(s);
+    expect(t.description!.length).toBeLessThan(2000);
+    expect(t.annotations).toMatchObject({ readOnlyHint: true });
+  });
+
+  it("runs search, call and a reduction, returning only the value", async () => {
+    const v = await value(`async () => {
+      const s = await atrium.search("incidents", { safety: "read_only" });
+      const list = await atrium.call(s.results[0].address, { status: "open", limit: 50 });
+      return { first: s.results[0].address, open: list.incidents.length };
+    }`);
+    expect(v.first).toBe("desk.list_incidents");
+    expect(v.open).toBeGreaterThan(0);
+  });
+
+  it("connector globals are sugar for atrium.call, with non-identifier characters turned into _", async () => {
+    expect(await value(`async () => (await desk.get_incident({ id: "INC-1042" })).id`)).toBe("INC-1042");
+    expect(JSON.stringify(await value(`async () => everything.get_sum({ a: 40, b: 2 })`))).toContain("42");
+  });
+
+  it("describe takes one address or many; a bad entry is an inline typed failure, never a throw", async () => {
+    const v = await value(`async () => {
+      const one = await atrium.describe("desk.get_incident");
+      const many = await atrium.describe(["desk.get_incident", "desk.nope", "nowhere.x"]);
+      return { one: Object.keys(one.inputSchema.properties), many: many.map((d) => d.ok ? d.address : d.error.code) };
+    }`);
+    expect(v).toEqual({ one: ["id"], many: ["desk.get_incident", "unknown_tool", "unknown_address"] });
+  });
+
+  it("batch runs calls in parallel with per-item outcomes and never rejects as a whole", async () => {
+    const v = await value(`async () => (await atrium.batch([
+      { address: "desk.get_incident", args: { id: "INC-1042" } },
+      { address: "desk.get_incident", args: { id: "INC-0000" } },
+      { address: "desk.close_incident", args: { id: "INC-1042", resolution: "x" } },
+      { address: "nasty.slow", args: { ms: 50 } },
+    ])).map((r) => r.ok ? "ok" : r.error.code)`);
+    expect(v).toEqual(["ok", "connector_call_failed", "destructive_tool_requires_approval", "ok"]);
+  });
+
+  it("R: every program call takes call_tool's gate — a write through a global is refused, typed, catchable", async () => {
+    const v = await value(`async () => { try { await desk.close_incident({ id: "INC-1042", resolution: "x" }); return "ran"; } catch (e) { return [e.name, e.code, e.retryable, e.message.includes("call_destructive_tool")]; } }`);
+    expect(v).toEqual(["AtriumError", "destructive_tool_requires_approval", false, true]);
+  });
+
+  it("a downstream timeout reaches the program as a retryable typed error; uncaught, it comes back typed", async () => {
+    const r = await run(`async () => { await atrium.call("nasty.hang", {}); }`);
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent.error).toMatchObject({ code: "timeout", retryable: true });
+  });
+
+  it("an ordinary program error comes back as a plain error with the logs", async () => {
+    const r = await run(`async () => { console.log("step 1"); console.warn("careful"); null.x; }`);
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent.error.name).toBe("TypeError");
+    expect(r.structuredContent.error.code).toBeUndefined();
+    expect(r.structuredContent.logs).toBe("step 1\n[warn] careful\n");
+  });
+
+  it("emitted blocks follow the envelope on success, and are discarded (counted) on failure", async () => {
+    const ok = await run(`async () => { atrium.emit({ type: "text", text: "for the person" }); atrium.emit({ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }); return "done"; }`);
+    expect(ok.content.map((b: any) => b.type)).toEqual(["text", "text", "image"]);
+    expect(ok.content[1].text).toBe("for the person");
+    expect(ok.structuredContent).toMatchObject({ ok: true, value: "done", emitted: 2 });
+    const failed = await run(`async () => { atrium.emit({ type: "text", text: "never shown" }); throw new Error("boom"); }`);
+    expect(failed.content).toHaveLength(1);
+    expect(failed.structuredContent).toMatchObject({ ok: false, emittedDiscarded: 1 });
+  });
+
+  it("diagnostics add numbers only, never payloads", async () => {
+    const r = await run(`async () => { await desk.get_incident({ id: "INC-1042" }); await atrium.search("metrics"); return 1; }`, { diagnostics: true });
+    const d = r.structuredContent.diagnostics;
+    expect(d.hostCalls).toBe(2);
+    expect(d.operations.call.count).toBe(1);
+    expect(d.operations.search.count).toBe(1);
+    const leaves: unknown[] = [];
+    const walk = (x: any) => (typeof x === "object" && x !== null ? Object.values(x).forEach(walk) : leaves.push(x));
+    walk(d);
+    expect(leaves.every((x) => typeof x === "number")).toBe(true);
+  });
+
+  it("sends notifications/progress as host calls complete when the request carries a progress token", async () => {
+    const seen: number[] = [];
+    const r = await a.client.request(
+      { method: "tools/call", params: { name: "execute_code", arguments: { code: `async () => { for (let i = 0; i < 3; i++) await desk.list_services({}); return "ok"; }` }, _meta: { progressToken: "p1" } } },
+      CallToolResultSchema,
+      { onprogress: (p) => seen.push(p.progress) },
+    );
+    expect((r.structuredContent as any).ok).toBe(true);
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it("a cancelled request stops the program and reclaims its worker; the next program runs", async () => {
+    const ctl = new AbortController();
+    const pending = a.client.request({ method: "tools/call", params: { name: "execute_code", arguments: { code: `async () => { await atrium.call("nasty.slow", { ms: 5000 }); return "finished"; }` } } }, CallToolResultSchema, { signal: ctl.signal });
+    setTimeout(() => ctl.abort("user cancelled"), 300);
+    await expect(pending).rejects.toThrow();
+    expect(await value(`async () => 1 + 1`)).toBe(2);
+  });
+
+  it("a program that is a bare body (not a function) also runs", async () => {
+    expect(await value(`const s = await atrium.search("services"); return s.results.length > 0;`)).toBe(true);
+  });
+});
