@@ -64,6 +64,26 @@ const sum = await json("call_tool", { address: "everything.get-sum", args: { a: 
 check("server-everything answers through atrium", JSON.stringify(sum.data).includes("42"));
 const unknown = await call("call_tool", { address: "desk.nope" });
 check("unknown tool is a typed error", unknown.structuredContent?.error?.code === "unknown_tool");
+const prog = await json("execute_code", { code: `async () => {
+  const s = await atrium.search("open incidents");
+  const [inc, svcs, file] = await atrium.batch([
+    { address: s.results[0].address, args: { status: "open", limit: 50 } },
+    { address: "desk.list_services", args: {} },
+    { address: "fs.read_text_file", args: { path: ${JSON.stringify(join(dir, "hello.txt"))} } },
+  ]);
+  const bySvc = {};
+  for (const i of inc.data.incidents) bySvc[i.service] = (bySvc[i.service] ?? 0) + 1;
+  return { open: inc.data.incidents.length, services: svcs.data.services.length, busiest: Object.entries(bySvc).sort((a, b) => b[1] - a[1])[0][0], file: file.ok };
+}` });
+check("execute_code: search + batch across two connectors, reduced in the program", prog.ok && prog.value.open > 0 && prog.value.services === 6 && prog.value.file === true);
+const sum2 = await json("execute_code", { code: "async () => everything.get_sum({ a: 1, b: 2 })" });
+check("execute_code: connector global with a dashed tool name (everything.get_sum)", sum2.ok && JSON.stringify(sum2.value).includes("3"));
+const write = await json("execute_code", { code: `async () => { try { await fs.write_file({ path: "/tmp/x", content: "x" }); return "wrote"; } catch (e) { return e.code; } }` });
+check("execute_code: a write from a program is refused by the same gate", write.ok && write.value === "destructive_tool_requires_approval");
+const bomb = await call("execute_code", { code: "async () => { while (true) {} }" });
+check("execute_code: a CPU bomb is stopped with a typed error", bomb.isError && bomb.structuredContent.error.code === "budget_exceeded");
+const after = await json("execute_code", { code: "async () => 6 * 7" });
+check("execute_code: the next program runs normally", after.ok && after.value === 42);
 const usage = await call("skills", { name: "usage" });
 check("skills usage is served", usage.content[0].text.startsWith("# Using atrium"));
 await cleanup(0);

@@ -10,7 +10,7 @@ export default defineConfig({
     minify: false,
     emptyOutDir: true,
     rollupOptions: {
-      input: { atrium: "glue/cli.ts", "demo-server": "glue/demo/server.ts" },
+      input: { atrium: "glue/cli.ts", "demo-server": "glue/demo/server.ts", "sandbox-worker": "glue/sandbox/worker.ts" },
       output: { format: "es", entryFileNames: "[name].mjs", chunkFileNames: "[name]-[hash].mjs" },
     },
   },

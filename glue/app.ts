@@ -14,7 +14,7 @@ import { skills } from "./tools/skills.js";
 import type { MetaTool } from "./tools/meta-tool.js";
 import { executeCode } from "./tools/execute-code.js";
 import { SandboxPool } from "./sandbox/pool.js";
-import { sandboxWorkerPath } from "./paths.js";
+import { quickjsWasmPath, sandboxWorkerPath } from "./paths.js";
 
 export function createApp(config: AtriumConfig, version: string) {
   const c = core();
@@ -22,7 +22,7 @@ export function createApp(config: AtriumConfig, version: string) {
   const catalog = new Catalog(registry, c);
   const stash = new ResultStash({ ttlMs: config.results.stashTtlMs, maxBytes: config.results.stashBytes });
   const host = new HostState(c, config.views);
-  const pool = new SandboxPool({ size: config.sandbox.workers, queue: config.sandbox.queue, heapBytes: config.sandbox.heapBytes, workerPath: sandboxWorkerPath });
+  const pool = new SandboxPool({ size: config.sandbox.workers, queue: config.sandbox.queue, heapBytes: config.sandbox.heapBytes, workerPath: sandboxWorkerPath, wasmPath: quickjsWasmPath });
   const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills] as MetaTool[];
   const server = createServer({ version, tools, host, context: { core: c, catalog, registry, stash, config, pool, host } });
   return { config, registry, catalog, stash, host, server, tools, pool };

@@ -18,5 +18,7 @@ export const binPath = join(packageRoot, "bin/atrium.js");
 export const skillsDir = join(packageRoot, "glue/skills");
 /** The demo connector: the bundled file when built, else the tsc output. */
 export const demoServerPath = [join(packageRoot, "dist/bundle/demo-server.mjs"), join(packageRoot, "dist/glue/demo/server.js")].find(existsSync) ?? join(packageRoot, "dist/glue/demo/server.js");
-/** The sandbox worker entry (tsc output: it loads QuickJS's wasm from node_modules, so it is not bundled). */
-export const sandboxWorkerPath = join(packageRoot, "dist/glue/sandbox/worker.js");
+/** The sandbox worker entry: bundled when built (QuickJS's wasm comes compiled from the pool, not from a path). */
+export const sandboxWorkerPath = [join(packageRoot, "dist/bundle/sandbox-worker.mjs"), join(packageRoot, "dist/glue/sandbox/worker.js")].find(existsSync) ?? join(packageRoot, "dist/glue/sandbox/worker.js");
+/** QuickJS's release-sync wasm, compiled once by the pool. */
+export const quickjsWasmPath = join(packageRoot, "node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm");

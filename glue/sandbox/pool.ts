@@ -2,10 +2,11 @@
 // host-side wall clock that includes host waits, and cancellation. A worker that overruns,
 // breaks or asks to be recycled is terminated and replaced; the server never stalls on one.
 import { Worker } from "node:worker_threads";
+import { readFileSync } from "node:fs";
 import { AtriumError } from "../errors.js";
 import type { FromWorker, HostCall, RunJob, RunOutcome } from "./protocol.js";
 
-export interface PoolOptions { size: number; queue: number; heapBytes: number; workerPath: string }
+export interface PoolOptions { size: number; queue: number; heapBytes: number; workerPath: string; wasmPath: string }
 export type Stopped = { stopped: "timeout" | "cancelled" | "crashed"; waitedMs: number };
 export interface RunHooks {
   onHostCall(call: HostCall): Promise<{ ok: boolean; json: string }>;
@@ -21,7 +22,11 @@ export class SandboxPool {
   private runSeq = 0;
   private closed = false;
 
+  private readonly wasmModule: WebAssembly.Module;
+
   constructor(private readonly opts: PoolOptions) {
+    // Compiled once here and shared with every worker (a Module is cloneable across threads).
+    this.wasmModule = new WebAssembly.Module(readFileSync(opts.wasmPath));
     for (let i = 0; i < opts.size; i++) this.slots.push(this.spawn());
   }
 
@@ -71,7 +76,7 @@ export class SandboxPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.opts.workerPath, { workerData: { heapBytes: this.opts.heapBytes }, resourceLimits: { stackSizeMb: 16, maxOldGenerationSizeMb: 256 } });
+    const worker = new Worker(this.opts.workerPath, { workerData: { heapBytes: this.opts.heapBytes, wasmModule: this.wasmModule }, resourceLimits: { stackSizeMb: 16, maxOldGenerationSizeMb: 256 } });
     worker.unref();
     const ready = new Promise<void>((resolve, reject) => {
       const onReady = (m: FromWorker) => { if (m.type === "ready") { worker.off("message", onReady); resolve(); } };

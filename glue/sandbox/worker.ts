@@ -13,8 +13,9 @@ import type { EmittedBlock, FromWorker, GuestError, RunJob, RunOutcome, ToWorker
 const port = parentPort!;
 const PAGE = 65536;
 const heapBytes: number = workerData.heapBytes;
+// The QuickJS wasm is compiled once by the pool and shared; each worker gets its own memory.
 const mod = await newQuickJSWASMModuleFromVariant(
-  newVariant(RELEASE_SYNC, { wasmMemory: new WebAssembly.Memory({ initial: Math.min(256, heapBytes / PAGE), maximum: Math.floor(heapBytes / PAGE) }) }),
+  newVariant(RELEASE_SYNC, { wasmModule: workerData.wasmModule, wasmMemory: new WebAssembly.Memory({ initial: Math.min(256, heapBytes / PAGE), maximum: Math.floor(heapBytes / PAGE) }) }),
 );
 const post = (m: FromWorker) => port.postMessage(m);
 let onHostResult: ((callId: number, ok: boolean, json: string) => void) | undefined;
@@ -81,34 +82,45 @@ async function run(job: RunJob): Promise<RunOutcome> {
       } else logs += line;
     }).consume((f) => ctx.setProp(ctx.global, "__log", f));
     ctx.newString(JSON.stringify(job.aliases)).consume((s) => ctx.setProp(ctx.global, "__cfg", s));
-    ctx.unwrapResult(ctx.evalCode(PRELUDE, "atrium-prelude.js")).dispose();
-
+    // The prelude's value is the run function. Evaluating the program yields only the thunk it calls;
+    // the outcome is read natively from the run function's own promise, which no program code can
+    // reach, resolve or replace (unlike a global wrapper or ctx.resolvePromise, which looks up the
+    // guest's Promise.resolve and then).
+    const runFn = ctx.unwrapResult(ctx.evalCode(PRELUDE, "atrium-prelude.js"));
     // The program is one async arrow function; a bare body is accepted too.
-    let evaluated = guest(() => ctx.evalCode(`__atriumRun(() => (\n${job.code}\n))`, "program.js"));
+    let evaluated = guest(() => ctx.evalCode(`(() => (\n${job.code}\n))`, "program.js"));
     if (evaluated.error) {
       const first = ctx.dump(evaluated.error);
       evaluated.error.dispose();
-      evaluated = guest(() => ctx.evalCode(`__atriumRun(async () => {\n${job.code}\n})`, "program.js"));
+      evaluated = guest(() => ctx.evalCode(`(async () => {\n${job.code}\n})`, "program.js"));
       if (evaluated.error) {
         evaluated.error.dispose();
+        runFn.dispose();
+        if (cpuExceeded) return finish({ ok: false, stopped: "cpu", error: plain(`the program used more than ${limits.cpuMs} ms of CPU and was stopped (program_cpu_ms)`) });
         return finish({ ok: false, stopped: "syntax", error: plain(String(first?.message ?? first), String(first?.name ?? "SyntaxError")) });
       }
     }
-    const promise = evaluated.value;
-    const settled = new Promise<string | { error: unknown }>((resolve) => {
-      ctx.resolvePromise(promise).then((r) => {
-        if (r.error) { const e = ctx.dump(r.error); r.error.dispose(); resolve({ error: e }); }
-        else { const s = ctx.getString(r.value); r.value.dispose(); resolve(s); }
-      });
-    });
-    promise.dispose();
-    const stuck = new Promise<"deadlock" | "cpu">((resolve) => {
+    const thunk = evaluated.value;
+    const promise = ctx.unwrapResult(guest(() => ctx.callFunction(runFn, ctx.undefined, thunk)));
+    thunk.dispose();
+    runFn.dispose();
+    const settledOutcome = (): string | { error: unknown } | undefined => {
+      const s = ctx.getPromiseState(promise);
+      if (s.type === "pending") return undefined;
+      if (s.type === "rejected") { const e = ctx.dump(s.error); s.error.dispose(); return { error: e }; }
+      const out = ctx.getString(s.value);
+      if (!s.notAPromise) s.value.dispose();
+      return out;
+    };
+    const result = await new Promise<string | { error: unknown } | "deadlock" | "cpu">((resolve) => {
       const pump = () => {
         const jobs = guest(() => rt.executePendingJobs());
         if (jobs.error) jobs.error.dispose();
         if (cpuExceeded) return resolve("cpu");
+        const settled = settledOutcome();
+        if (settled !== undefined) return resolve(settled);
         // Nothing in flight and nothing runnable, yet unsettled: it can never finish.
-        if (pending.size === 0 && !rt.hasPendingJob()) setImmediate(() => resolve("deadlock"));
+        if (pending.size === 0 && !rt.hasPendingJob()) resolve("deadlock");
       };
       onHostResult = (callId, ok, json) => {
         const d = pending.get(callId);
@@ -120,7 +132,7 @@ async function run(job: RunJob): Promise<RunOutcome> {
       };
       pump();
     });
-    const result = await Promise.race([settled, stuck]);
+    promise.dispose();
     if (result === "cpu" || cpuExceeded) return finish({ ok: false, stopped: "cpu", error: plain(`the program used more than ${limits.cpuMs} ms of CPU and was stopped (program_cpu_ms)`) });
     if (result === "deadlock") return finish({ ok: false, stopped: "deadlock", error: plain("the program awaits a promise that can never settle (no host call is in flight)") });
     if (typeof result !== "string") {

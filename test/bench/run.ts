@@ -1,9 +1,11 @@
 // `npm run bench`: prints medians and p95 over many runs. Figures only; nothing here asserts.
 import { benchCore } from "./core.js";
 import { benchServer } from "./server.js";
+import { benchPrograms } from "./programs.js";
 import { table } from "./stats.js";
 
 console.log(table("decision core (per call, in-process)", benchCore()));
 const server = await benchServer();
 console.log(table("server over real stdio", server.rows));
 for (const n of server.notes) console.log(`  ${n}`);
+console.log(table("execute_code over real stdio", await benchPrograms()));

@@ -12,10 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { build } from "vite";
 
 const here = dirname(fileURLToPath(import.meta.url));
-// Under vitest this file runs from test/browser; compiled, from dist/test/browser.
-const HOST_ENTRY = here.includes(`${join("dist", "test")}`)
-  ? join(here, "..", "..", "..", "test", "browser", "host", "host-entry.js")
-  : join(here, "host", "host-entry.js");
+const HOST_ENTRY = join(here, "host", "host-entry.js");
 
 export interface HostBundle { dir: string; js: string; dispose(): Promise<void> }
 
@@ -151,12 +148,12 @@ export interface HostPage {
 export async function openHostPage(browser: Browser, server: HostServer, callTool: (name: string, args: Record<string, unknown>) => Promise<unknown>): Promise<HostPage> {
   const page = await browser.newPage({ viewport: { width: 700, height: 900 } });
   const requests: string[] = [];
-  const console: string[] = [];
+  const logs: string[] = [];
   page.on("request", (r) => requests.push(r.url()));
-  page.on("console", (m) => console.push(`${m.type()}: ${m.text()}`));
-  page.on("pageerror", (e) => console.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => logs.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
   await page.exposeFunction("__hostCallTool", callTool);
   await page.goto(server.url);
   await page.waitForFunction(() => (globalThis as any).__hostReady === true);
-  return { page, requests, console };
+  return { page, requests, console: logs };
 }

@@ -1,0 +1,526 @@
+// The view shell in headless Chromium, hosted by ext-apps AppBridge (test/browser/host), with
+// tool calls answered by a fake atrium. Each test opens a new page in one shared browser.
+import { mkdir } from "node:fs/promises";
+import type { Browser, FrameLocator, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SHELL_MIME, SHELL_URI, shellHtml, VIEW_CSP } from "../../glue/views/shell-page.js";
+import { launchChromium } from "./chromium.js";
+import { buildHostBundle, FakeAtrium, type HostBundle, type HostServer, openHostPage, ReadError, startHostServer, type ViewPayload } from "./harness.js";
+
+let browser: Browser;
+let bundle: HostBundle;
+let server: HostServer;
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  [bundle, browser] = await Promise.all([buildHostBundle(), launchChromium()]);
+  server = await startHostServer(bundle);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await bundle?.dispose();
+});
+
+let lastLogs: string[] = [];
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === "fail") console.error(`browser console for "${ctx.task.name}":\n${lastLogs.join("\n")}`);
+  await Promise.all(pages.splice(0).map((p) => p.close()));
+  // Nothing any test did may have reached the network probe paths.
+  expect(server.hits.filter((h) => h.includes("/beacon"))).toEqual([]);
+});
+
+interface LogEntry { seq: number; data: any }
+interface Mount { serverTools?: boolean; initDelayMs?: number; initError?: boolean }
+
+async function setup(config: Mount = {}) {
+  const fake = new FakeAtrium();
+  const host = await openHostPage(browser, server, (name, args) => fake.callTool(name, args));
+  pages.push(host.page);
+  lastLogs = host.console;
+  const { page } = host;
+  page.setDefaultTimeout(10_000);
+  await page.evaluate(([html, cfg]) => (globalThis as any).__mount(html, cfg), [shellHtml(), config] as const);
+  const view: FrameLocator = page.frameLocator("#shell").frameLocator("#view");
+  return {
+    ...host,
+    fake,
+    view,
+    deliver: (result: unknown) => page.evaluate((r) => (globalThis as any).__deliverToolResult(r), result),
+    hostLog: () => page.evaluate(() => (globalThis as any).__hostLog as LogEntry[]),
+    hostSent: () => page.evaluate(() => (globalThis as any).__hostSent as LogEntry[]),
+    stray: () => page.evaluate(() => (globalThis as any).__stray as LogEntry[]),
+    sizes: () => page.evaluate(() => (globalThis as any).__sizes as number[]),
+    initialized: () => page.evaluate(() => (globalThis as any).__initialized),
+    /** The page's notes: lines "key: value" written into <pre id="out">, once #done exists. */
+    notes: async () => {
+      await view.locator("#done").waitFor();
+      return parseNotes((await view.locator("#out").textContent()) ?? "");
+    },
+  };
+}
+
+function parseNotes(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const i = line.indexOf(": ");
+    if (i > 0) out[line.slice(0, i)] = line.slice(i + 2);
+  }
+  return out;
+}
+
+const methods = (log: LogEntry[]) => log.map((e) => e.data?.method ?? (e.data?.id !== undefined ? `response#${e.data.id}` : "?"));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// Pages write results with note(key, value) and signal completion with done().
+const PRELUDE = `<script>
+window.note = function (k, v) {
+  var o = document.getElementById("out");
+  if (!o) { o = document.createElement("pre"); o.id = "out"; (document.body || document.documentElement).appendChild(o); }
+  o.textContent += k + ": " + v + "\\n";
+};
+window.done = function () { var d = document.createElement("p"); d.id = "done"; d.textContent = "done"; document.body.appendChild(d); };
+</script>`;
+
+let idSeq = 0;
+function view(html: string, reads?: ViewPayload["reads"]): ViewPayload {
+  return { id: `v-${++idSeq}-${Math.random().toString(36).slice(2, 12)}`, html: PRELUDE + html, ...(reads && { reads }) };
+}
+
+const SAMPLE = `<!doctype html><html lang="en"><head><title>Open issues</title><style>
+  body { font: 14px/1.45 system-ui, sans-serif; margin: 0; padding: 16px; color: #1d1d1f; background: #fafafa; }
+  h1 { font-size: 17px; margin: 0 0 10px; }
+  table { border-collapse: collapse; width: 100%; background: #fff; border: 1px solid #e3e3e8; }
+  th, td { text-align: left; padding: 7px 10px; border-bottom: 1px solid #ececf0; }
+  th { background: #f3f3f7; font-weight: 600; font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: #55556a; }
+  .tag { display: inline-block; padding: 1px 7px; border-radius: 9px; font-size: 12px; background: #e7f0ff; color: #2357c6; }
+  .tag.bug { background: #ffe9e7; color: #b3261e; }
+  footer { margin-top: 10px; font-size: 12px; color: #6b6b7b; }
+</style></head><body>
+  <h1 id="title">Open issues in atrium</h1>
+  <table><thead><tr><th>#</th><th>Title</th><th>Label</th><th>Age</th></tr></thead><tbody>
+    <tr><td>42</td><td>Shell ignores empty re-delivery</td><td><span class="tag">view</span></td><td>2 d</td></tr>
+    <tr><td>57</td><td>Read refused for undeclared key</td><td><span class="tag bug">bug</span></td><td>5 h</td></tr>
+    <tr><td>61</td><td>Report content height, not viewport</td><td><span class="tag">view</span></td><td>1 h</td></tr>
+  </tbody></table>
+  <footer>3 open · rendered by atrium in a sandboxed frame</footer>
+</body></html>`;
+
+describe("the atrium view shell in Chromium", () => {
+  it("is served as an MCP Apps resource with a versioned ui:// URI", () => {
+    expect(SHELL_URI).toMatch(/^ui:\/\/atrium\/view\/v\d+$/);
+    expect(SHELL_MIME).toBe("text/html;profile=mcp-app");
+    expect(shellHtml()).not.toMatch(/(src|href)\s*=\s*["']?(https?:)?\/\//i);
+  });
+
+  it("renders the page from _meta inside a nested sandboxed srcdoc frame under a no-network CSP", async () => {
+    const t = await setup();
+    const v = { ...view(SAMPLE), reads: { refresh: { address: "github.search_issues", fixedArgs: { repo: "atrium" } } } };
+    await t.deliver(t.fake.resultFor(v));
+    await expect.poll(() => t.view.locator("#title").textContent()).toBe("Open issues in atrium");
+
+    const frame = t.page.frameLocator("#shell").locator("#view");
+    expect(await frame.getAttribute("sandbox")).toBe("allow-scripts");
+    const srcdoc = (await frame.getAttribute("srcdoc")) ?? "";
+    expect(srcdoc.startsWith(`<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="${VIEW_CSP}">`)).toBe(true);
+    expect(VIEW_CSP).toBe("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; connect-src 'none'; frame-src 'none'; child-src 'none'; worker-src 'none'; form-action 'none'; base-uri 'none'");
+    expect(srcdoc).not.toContain("github.search_issues"); // the page never sees addresses
+    expect(t.fake.calls).toEqual([]); // _meta was enough: no get_view
+
+    await expect.poll(async () => (await t.sizes()).at(-1)).toBeGreaterThan(150);
+    await mkdir("test-artifacts", { recursive: true });
+    await t.page.locator("#shell").screenshot({ path: "test-artifacts/shell-view.png" });
+  });
+
+  it("sends ui/initialize with every required field, and ui/notifications/initialized only after the reply", async () => {
+    const t = await setup({ initDelayMs: 600 });
+    await expect.poll(async () => methods(await t.hostLog())).toContain("ui/initialize");
+    const init = (await t.hostLog()).find((e) => e.data.method === "ui/initialize")!.data;
+    expect(init).toMatchObject({
+      jsonrpc: "2.0",
+      params: {
+        appInfo: { name: "atrium-shell", version: "1" },
+        appCapabilities: { availableDisplayModes: ["inline"] },
+        protocolVersion: "2026-01-26",
+      },
+    });
+    await sleep(400); // the host is still holding its reply
+    expect(methods(await t.hostLog())).not.toContain("ui/notifications/initialized");
+
+    await t.initialized();
+    const log = await t.hostLog();
+    const reply = (await t.hostSent()).find((e) => e.data.id === init.id && "result" in e.data)!;
+    const initialized = log.find((e) => e.data.method === "ui/notifications/initialized")!;
+    expect(reply.data.result.hostCapabilities).toMatchObject({ serverTools: {} });
+    expect(initialized.seq).toBeGreaterThan(reply.seq);
+    expect(methods(log).slice(0, 2)).toEqual(["ui/initialize", "ui/notifications/initialized"]);
+  });
+
+  it("never sends initialized when the host refuses ui/initialize", async () => {
+    const t = await setup({ initError: true });
+    await expect.poll(async () => (await t.hostSent()).some((e) => e.data.error)).toBe(true);
+    await expect.poll(() => t.page.frameLocator("#shell").locator("#status").textContent()).toContain("The host refused this view");
+    await sleep(300);
+    expect(methods(await t.hostLog())).toEqual(["ui/initialize"]);
+  });
+
+  it("renders through get_view when the host strips _meta and structuredContent (text only)", async () => {
+    const t = await setup();
+    const v = view(`<h1 id="t">fetched by id</h1>`);
+    await t.deliver(t.fake.resultFor(v, { meta: false, structured: false }));
+    await expect.poll(() => t.view.locator("#t").textContent()).toBe("fetched by id");
+    expect(t.fake.calls).toEqual([{ name: "get_view", args: { id: v.id } }]);
+  });
+
+  it("finds the view id in structuredContent when _meta and text are missing", async () => {
+    const t = await setup();
+    const v = view(`<h1 id="t">from structuredContent</h1>`);
+    await t.deliver(t.fake.resultFor(v, { meta: false, text: false }));
+    await expect.poll(() => t.view.locator("#t").textContent()).toBe("from structuredContent");
+    expect(t.fake.calls).toEqual([{ name: "get_view", args: { id: v.id } }]);
+  });
+
+  it("shows why when get_view no longer has the view", async () => {
+    const t = await setup();
+    const result = t.fake.resultFor(view(`<p>gone</p>`), { meta: false });
+    t.fake.views.clear();
+    await t.deliver(result);
+    await expect.poll(() => t.page.frameLocator("#shell").locator("#status").textContent()).toContain("no view with id");
+    expect(await t.page.frameLocator("#shell").locator("#view").count()).toBe(0);
+  });
+
+  it("ignores empty re-deliveries and repeats of the same view id, and replaces the page for a new id", async () => {
+    const t = await setup();
+    const a = view(`<h1 id="t">first</h1>`);
+    await t.deliver(t.fake.resultFor(a));
+    await expect.poll(() => t.view.locator("#t").textContent()).toBe("first");
+    const frame = t.page.frameLocator("#shell").locator("#view");
+    await frame.evaluate((el: any) => (el.dataset.mark = "original"));
+
+    await t.deliver({ content: [] }); // re-mount re-delivery
+    await t.deliver({ content: [] , isError: false });
+    await t.deliver(t.fake.resultFor(a)); // same id with _meta
+    await t.deliver(t.fake.resultFor(a, { meta: false })); // same id, text only
+    await sleep(300);
+    expect(await frame.getAttribute("data-mark")).toBe("original");
+    expect(await t.view.locator("#t").textContent()).toBe("first");
+    expect(t.fake.calls).toEqual([]);
+
+    await t.deliver(t.fake.resultFor(view(`<h1 id="t">second</h1>`)));
+    await expect.poll(() => t.view.locator("#t").textContent()).toBe("second");
+    expect(await frame.getAttribute("data-mark")).toBeNull();
+    expect(await t.page.frameLocator("#shell").locator("iframe").count()).toBe(1);
+  });
+
+  it("a declared read refreshes the page through call_tool with merged args in value mode", async () => {
+    const t = await setup();
+    t.fake.reads["tracker.list_issues"] = (args) => ({ rows: [`row for page ${String(args.page)} of ${String(args.repo)}`] });
+    const v = view(`<h1 id="t">page 1</h1><button id="next">next</button>
+      <script>
+        note("atrium", typeof atrium + " frozen=" + Object.isFrozen(atrium) + " keys=" + Object.keys(atrium).join(","));
+        document.getElementById("next").onclick = function () {
+          atrium.read("issues", { page: 2 }).then(function (data) {
+            document.getElementById("t").textContent = data.rows[0];
+            note("data", JSON.stringify(data)); done();
+          }, function (e) { note("error", e.code + " " + e.message); done(); });
+        };
+      </script>`, { issues: { address: "tracker.list_issues", fixedArgs: { repo: "atrium", state: "open" }, viewArgs: ["page"] } });
+    await t.deliver(t.fake.resultFor(v));
+    await t.view.locator("#next").click();
+    await expect.poll(() => t.view.locator("#t").textContent()).toBe("row for page 2 of atrium");
+    const notes = await t.notes();
+    expect(notes.atrium).toBe("object frozen=true keys=read");
+    expect(notes.data).toBe(JSON.stringify({ rows: ["row for page 2 of atrium"] }));
+    expect(t.fake.calls).toEqual([
+      { name: "call_tool", args: { address: "tracker.list_issues", args: { repo: "atrium", state: "open", page: 2 }, resultMode: "value" } },
+    ]);
+  });
+
+  it("a failed read rejects in the page with the error's code and message, never the address", async () => {
+    const t = await setup();
+    t.fake.reads["tracker.list_issues"] = () => { throw new ReadError("rate_limited", "slow down"); };
+    const v = view(`<script>
+        atrium.read("issues").then(function () { note("read", "resolved"); done(); },
+          function (e) { note("code", e.code); note("message", e.message); note("retryable", e.retryable); done(); });
+      </script>`, { issues: { address: "tracker.list_issues" } });
+    await t.deliver(t.fake.resultFor(v));
+    const notes = await t.notes();
+    expect(notes.code).toBe("rate_limited");
+    expect(notes.message).toBe(`read "issues" reported an error: slow down`);
+    expect(notes.retryable).toBe("false");
+    expect(JSON.stringify(notes)).not.toContain("tracker.list_issues");
+    expect(t.fake.calls).toHaveLength(1);
+  });
+
+  it("without declared reads the page has no atrium.read", async () => {
+    const t = await setup();
+    await t.deliver(t.fake.resultFor(view(`<script>note("atrium", typeof window.atrium); note("in", String("atrium" in window)); done();</script>`)));
+    expect(await t.notes()).toMatchObject({ atrium: "undefined", in: "false" });
+  });
+
+  it("the page reaches no network: fetch, XMLHttpRequest, WebSocket, EventSource, sendBeacon, images, CSS and nested remote frames are blocked", async () => {
+    const t = await setup();
+    const B = `http://127.0.0.1:${server.port}/beacon`;
+    const v = view(`<style>@import url("${B}/import.css"); @font-face { font-family: x; src: url("${B}/font.woff"); } .f { font-family: x; }</style>
+      <link rel="stylesheet" href="${B}/link.css"><link rel="prefetch" href="${B}/prefetch">
+      <div class="f" style="background-image:url('${B}/bg.png')">styled</div>
+      <script>
+        var violations = [];
+        document.addEventListener("securitypolicyviolation", function (e) { violations.push(e.effectiveDirective); });
+        function settle(p, ms) { return Promise.race([p, new Promise(function (r) { setTimeout(function () { r("timeout"); }, ms); })]); }
+        (async function () {
+          try { await fetch("${B}/fetch"); note("fetch", "reached"); } catch (e) { note("fetch", "blocked"); }
+          try { await fetch("https://example.com/"); note("fetch-remote", "reached"); } catch (e) { note("fetch-remote", "blocked"); }
+          note("xhr", await settle(new Promise(function (r) {
+            try { var x = new XMLHttpRequest(); x.open("GET", "${B}/xhr"); x.onload = function () { r("reached"); }; x.onerror = function () { r("blocked"); }; x.send(); }
+            catch (e) { r("blocked"); }
+          }), 3000));
+          note("websocket", await settle(new Promise(function (r) {
+            try { var w = new WebSocket("ws://127.0.0.1:${server.port}/beacon/ws"); w.onopen = function () { r("reached"); }; w.onerror = function () { r("blocked"); }; }
+            catch (e) { r("blocked"); }
+          }), 3000));
+          note("eventsource", await settle(new Promise(function (r) {
+            try { var s = new EventSource("${B}/sse"); s.onopen = function () { r("reached"); }; s.onerror = function () { s.close(); r("blocked"); }; }
+            catch (e) { r("blocked"); }
+          }), 3000));
+          try { note("sendBeacon", navigator.sendBeacon("${B}/sendbeacon", "x") ? "queued" : "blocked"); } catch (e) { note("sendBeacon", "blocked"); }
+          note("image", await settle(new Promise(function (r) { var i = new Image(); i.onload = function () { r("reached"); }; i.onerror = function () { r("blocked"); }; i.src = "${B}/img.png"; }), 3000));
+          ["https://example.com/", "${B}/iframe"].forEach(function (src) { var f = document.createElement("iframe"); f.src = src; document.body.appendChild(f); });
+          try { new Worker("data:text/javascript,postMessage(1)"); note("worker", "created"); } catch (e) { note("worker", "blocked"); }
+          await new Promise(function (r) { setTimeout(r, 600); });
+          note("violations", Array.from(new Set(violations)).sort().join(","));
+          done();
+        })();
+      </script>`);
+    await t.deliver(t.fake.resultFor(v));
+    const notes = await t.notes();
+    expect(notes).toMatchObject({
+      fetch: "blocked", "fetch-remote": "blocked", xhr: "blocked", websocket: "blocked", eventsource: "blocked",
+      sendBeacon: "blocked", image: "blocked", worker: "blocked",
+    });
+    for (const d of ["connect-src", "img-src", "frame-src", "style-src-elem", "font-src", "worker-src"]) expect(notes.violations).toContain(d);
+    await sleep(300);
+    expect(t.requests.filter((u) => u.includes("beacon") || u.includes("example.com"))).toEqual([]);
+    expect(t.fake.calls).toEqual([]);
+  });
+
+  it("the page cannot read the shell's or the host's DOM, storage or cookies, open windows or submit forms", async () => {
+    const t = await setup();
+    const B = `http://127.0.0.1:${server.port}/beacon`;
+    const v = view(`<form id="f" action="${B}/form" method="post" target="_blank"><input name="x" value="1"></form>
+      <script>
+        function probe(k, fn) { try { var v = fn(); note(k, "reached " + String(v).slice(0, 40)); } catch (e) { note(k, "blocked " + e.name); } }
+        probe("parent.document", function () { return parent.document.body.innerHTML; });
+        probe("top.document", function () { return top.document.body.innerHTML; });
+        probe("parent.location", function () { return parent.location.href; });
+        probe("localStorage", function () { return localStorage.length; });
+        probe("cookie", function () { return document.cookie; });
+        note("frameElement", String(window.frameElement));
+        note("origin", String(window.origin));
+        note("open", String(window.open("${B}/open")));
+        document.getElementById("f").submit();
+        setTimeout(done, 400);
+      </script>`);
+    await t.deliver(t.fake.resultFor(v));
+    const notes = await t.notes();
+    expect(notes).toMatchObject({
+      "parent.document": "blocked SecurityError",
+      "top.document": "blocked SecurityError",
+      "parent.location": "blocked SecurityError",
+      localStorage: "blocked SecurityError",
+      cookie: "blocked SecurityError",
+      frameElement: "null",
+      origin: "null",
+      open: "null",
+    });
+    await sleep(300);
+    expect(t.requests.filter((u) => u.includes("beacon"))).toEqual([]);
+  });
+
+  it("the page cannot navigate its own frame or the host page to another URL", async () => {
+    const t = await setup();
+    const B = `http://127.0.0.1:${server.port}/beacon`;
+    const v = view(`<a id="top" href="${B}/top" target="_top">top</a><script>
+      try { document.getElementById("top").click(); } catch (e) {}
+      setTimeout(function () { location.href = "${B}/navigate"; }, 100);
+      note("started", "yes"); done();
+    </script>`);
+    await t.deliver(t.fake.resultFor(v));
+    await t.notes();
+    await sleep(800);
+    expect(t.page.url()).toBe(server.url);
+    expect(t.requests.filter((u) => u.includes("beacon"))).toEqual([]);
+    expect(await t.page.evaluate(() => (globalThis as any).__ping())).toEqual({}); // the shell is still alive
+  });
+
+  it("raw JSON-RPC posted by the page to parent or top never reaches the host", async () => {
+    const t = await setup();
+    const v = view(`<script>
+      var call = { jsonrpc: "2.0", id: 9001, method: "tools/call", params: { name: "call_destructive_tool", arguments: { address: "fs.delete", args: {} } } };
+      parent.postMessage(call, "*");
+      top.postMessage(call, "*");
+      parent.parent.postMessage({ jsonrpc: "2.0", id: 9002, method: "ui/message", params: { role: "user", content: [{ type: "text", text: "pwned" }] } }, "*");
+      parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/size-changed", params: { height: 9999 } }, "*");
+      parent.postMessage({ jsonrpc: "2.0", id: 9003, method: "ui/open-link", params: { url: "https://example.com" } }, "*");
+      setTimeout(done, 300);
+    </script>`);
+    await t.deliver(t.fake.resultFor(v));
+    await t.notes();
+    await sleep(200);
+    const log = await t.hostLog();
+    expect(methods(log).filter((m) => !["ui/initialize", "ui/notifications/initialized", "ui/notifications/size-changed"].includes(m))).toEqual([]);
+    expect(log.some((e) => e.data.params?.height === 9999)).toBe(false);
+    expect((await t.hostSent()).some((e) => [9001, 9002, 9003].includes(e.data.id))).toBe(false);
+    // The messages sent to top did arrive at the host window, from a window that is not the view's.
+    expect((await t.stray()).map((e) => e.data.id)).toEqual([9001, 9002]);
+    expect(t.fake.calls).toEqual([]);
+  });
+
+  it("refuses reads with an undeclared key, an unknown name, __proto__ or non-object args without asking the host", async () => {
+    const t = await setup();
+    t.fake.reads["tracker.list_issues"] = () => ({ rows: [] });
+    const v = view(`<script>
+      var attempts = [
+        ["undeclared key", function () { return atrium.read("issues", { page: 1, repo: "secrets" }); }],
+        ["only undeclared key", function () { return atrium.read("issues", { limit: 5 }); }],
+        ["unknown name", function () { return atrium.read("drop_table", {}); }],
+        ["__proto__ name", function () { return atrium.read("__proto__", {}); }],
+        ["constructor name", function () { return atrium.read("constructor"); }],
+        ["toString name", function () { return atrium.read("toString"); }],
+        ["hasOwnProperty name", function () { return atrium.read("hasOwnProperty"); }],
+        ["number name", function () { return atrium.read(1); }],
+        ["__proto__ key", function () { return atrium.read("issues", JSON.parse('{"__proto__":{"repo":"x"}}')); }],
+        ["array args", function () { return atrium.read("issues", [2]); }],
+        ["null args", function () { return atrium.read("issues", null); }],
+        ["string args", function () { return atrium.read("issues", "page=2"); }],
+        ["date args", function () { return atrium.read("issues", new Date()); }],
+        ["map args", function () { return atrium.read("issues", new Map([["page", 2]])); }],
+        ["function args", function () { return atrium.read("issues", { page: function () {} }); }]
+      ];
+      (async function () {
+        for (var i = 0; i < attempts.length; i++) {
+          try { await attempts[i][1](); note(attempts[i][0], "resolved"); }
+          catch (e) { note(attempts[i][0], (typeof e.code === "string" ? e.code : e.name) + " " + e.message); }
+        }
+        done();
+      })();
+    </script>`, { issues: { address: "tracker.list_issues", fixedArgs: { repo: "atrium" }, viewArgs: ["page"] } });
+    await t.deliver(t.fake.resultFor(v));
+    const notes = await t.notes();
+    expect(notes["undeclared key"]).toBe(`invalid_args atrium.read("issues"): the view may not set "repo" (it may set: page)`);
+    expect(notes["only undeclared key"]).toMatch(/^invalid_args .*"limit"/);
+    expect(notes["unknown name"]).toBe(`not_found atrium.read: no read named "drop_table" was declared for this view (declared: issues)`);
+    for (const k of ["__proto__ name", "constructor name", "toString name", "hasOwnProperty name", "number name"]) expect(notes[k]).toMatch(/^not_found /);
+    expect(notes["__proto__ key"]).toMatch(/^invalid_args .*"__proto__"/);
+    for (const k of ["array args", "null args", "string args", "date args", "map args"]) expect(notes[k]).toMatch(/^invalid_args .*must be a plain object/);
+    expect(notes["function args"]).toMatch(/^DataCloneError /); // cannot even leave the page
+    expect(t.fake.calls).toEqual([]);
+    expect(methods(await t.hostLog())).not.toContain("tools/call");
+  });
+
+  it("a ninth concurrent read is refused at once while eight are in flight", async () => {
+    const t = await setup();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    t.fake.reads["tracker.list_issues"] = async (args) => { await gate; return { page: args.page }; };
+    const v = view(`<button id="more">more</button><script>
+      var settled = [];
+      for (var i = 1; i <= 9; i++) (function (i) {
+        atrium.read("issues", { page: i }).then(function (d) { settled.push(i); note("read " + i, "ok " + d.page); },
+          function (e) { settled.push(i); note("read " + i, e.code + " " + e.message + " retryable=" + e.retryable); });
+      })(i);
+      document.getElementById("more").onclick = function () {
+        atrium.read("issues", { page: 10 }).then(function (d) { note("read 10", "ok " + d.page); done(); }, function (e) { note("read 10", e.code); done(); });
+      };
+    </script>`, { issues: { address: "tracker.list_issues", viewArgs: ["page"] } });
+    await t.deliver(t.fake.resultFor(v));
+    await expect.poll(() => t.fake.calls.length).toBe(8);
+    await expect.poll(() => t.view.locator("#out").textContent()).toContain("read 9: ");
+    let notes = parseNotes((await t.view.locator("#out").textContent()) ?? "");
+    expect(Object.keys(notes)).toEqual(["read 9"]); // refused at once; the other eight still wait
+    expect(notes["read 9"]).toBe("rate_limited atrium.read: at most 8 reads may be in flight at once; wait for one to settle and try again retryable=true");
+    await sleep(200);
+    expect(t.fake.calls).toHaveLength(8);
+
+    release();
+    await expect.poll(async () => Object.keys(parseNotes((await t.view.locator("#out").textContent()) ?? "")).length).toBe(9);
+    await t.view.locator("#more").click(); // slots are free again
+    notes = await t.notes();
+    for (let i = 1; i <= 8; i++) expect(notes[`read ${i}`]).toBe(`ok ${i}`);
+    expect(notes["read 10"]).toBe("ok 10");
+    expect(t.fake.calls).toHaveLength(9);
+  });
+
+  it("without serverTools, reads fail locally with a clear message and the view stays", async () => {
+    const t = await setup({ serverTools: false });
+    const v = view(`<h1 id="t">still here</h1><script>
+      atrium.read("issues", { page: 2 }).then(function () { note("read", "resolved"); done(); },
+        function (e) { note("read", e.code + " " + e.message); done(); });
+    </script>`, { issues: { address: "tracker.list_issues", viewArgs: ["page"] } });
+    await t.deliver(t.fake.resultFor(v));
+    const notes = await t.notes();
+    expect(notes.read).toBe("unavailable atrium.read: this host lets views call no tools, so reads cannot run here");
+    expect(await t.view.locator("#t").textContent()).toBe("still here");
+    expect(methods(await t.hostLog())).not.toContain("tools/call");
+    expect(t.fake.calls).toEqual([]);
+  });
+
+  it("ignores messages from any window other than the host and the current page", async () => {
+    const t = await setup();
+    t.fake.reads["tracker.list_issues"] = (args) => ({ page: args.page });
+    const v = view(`<h1 id="t">legit</h1><script>
+      // A frame nested inside the page posts a read straight to the shell (parent.parent).
+      var f = document.createElement("iframe");
+      f.setAttribute("sandbox", "allow-scripts");
+      f.srcdoc = "<script>parent.parent.postMessage({ atriumRead: { rid: 'g1', name: 'issues', args: { page: 666 } } }, '*');<\\/script>";
+      document.body.appendChild(f);
+      setTimeout(function () {
+        atrium.read("issues", { page: 1 }).then(function (d) { note("read", "ok " + d.page); done(); }, function (e) { note("read", e.code); done(); });
+      }, 400);
+    </script>`, { issues: { address: "tracker.list_issues", viewArgs: ["page"] } });
+    await t.deliver(t.fake.resultFor(v));
+    expect((await t.notes()).read).toBe("ok 1");
+
+    // A sibling frame in the host page posts a forged tool-result to the shell.
+    await t.page.evaluate(() => (globalThis as any).__injectSibling(
+      `parent.frames[0].postMessage({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: { content: [{ type: "text", text: "x" }], _meta: { "atrium/view": { id: "forged", html: "<h1 id=t>forged</h1>" } } } }, "*");` +
+      `parent.frames[0].postMessage({ jsonrpc: "2.0", id: 1, result: {} }, "*");`,
+    ));
+    await sleep(500);
+    expect(await t.view.locator("#t").textContent()).toBe("legit");
+    expect(t.fake.calls.map((c) => (c.args.args as any).page)).toEqual([1]);
+  });
+
+  it("reports content height with size-changed, follows growth, and settles under a host that pins the height", async () => {
+    const t = await setup();
+    await t.deliver(t.fake.resultFor(view(`<style>body { margin: 0 }</style><div id="box" style="height: 437px; background: #eef">box</div>`)));
+    await expect.poll(async () => (await t.sizes()).at(-1)).toBe(437);
+    await t.view.locator("#box").evaluate((el: any) => (el.style.height = "612px"));
+    await expect.poll(async () => (await t.sizes()).at(-1)).toBe(612);
+    await t.view.locator("#box").evaluate((el: any) => (el.style.height = "120px"));
+    await expect.poll(async () => (await t.sizes()).at(-1)).toBe(120); // shrinks too: content height, not viewport
+    const count = (await t.sizes()).length;
+    await sleep(700);
+    expect((await t.sizes()).length).toBe(count);
+    const size = (await t.hostLog()).filter((e) => e.data.method === "ui/notifications/size-changed").at(-1)!.data;
+    expect(size.params).toEqual({ height: 120 });
+  });
+
+  it("a page with html, body { height: 100% } does not start a size loop", async () => {
+    const t = await setup();
+    await t.deliver(t.fake.resultFor(view(`<style>html, body { height: 100%; margin: 0 }</style><div style="height: 300px">tall</div>`)));
+    await expect.poll(async () => (await t.sizes()).at(-1)).toBe(300);
+    const count = (await t.sizes()).length;
+    await sleep(1000);
+    expect((await t.sizes()).length).toBe(count);
+    expect(count).toBeLessThan(6);
+  });
+
+  it("answers ui/resource-teardown with {} and ping with {}", async () => {
+    const t = await setup();
+    await t.initialized();
+    expect(await t.page.evaluate(() => (globalThis as any).__teardown())).toEqual({});
+    expect(await t.page.evaluate(() => (globalThis as any).__ping())).toEqual({});
+  });
+});
