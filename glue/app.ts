@@ -13,6 +13,8 @@ import { getResult } from "./tools/get-result.js";
 import { skills } from "./tools/skills.js";
 import type { MetaTool } from "./tools/meta-tool.js";
 import { executeCode } from "./tools/execute-code.js";
+import { getView } from "./tools/get-view.js";
+import { Budget } from "./generated/spec.js";
 import { SandboxPool } from "./sandbox/pool.js";
 import { quickjsWasmPath, sandboxWorkerPath } from "./paths.js";
 
@@ -22,9 +24,10 @@ export function createApp(config: AtriumConfig, version: string) {
   const catalog = new Catalog(registry, c);
   const stash = new ResultStash({ ttlMs: config.results.stashTtlMs, maxBytes: config.results.stashBytes });
   const host = new HostState(c, config.views);
+  const viewStore = new ResultStash({ ttlMs: c.limitDefault(Budget.view_store_ttl_ms), maxBytes: c.limitDefault(Budget.view_store_bytes) });
   const pool = new SandboxPool({ size: config.sandbox.workers, queue: config.sandbox.queue, heapBytes: config.sandbox.heapBytes, workerPath: sandboxWorkerPath, wasmPath: quickjsWasmPath });
-  const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills] as MetaTool[];
-  const server = createServer({ version, tools, host, context: { core: c, catalog, registry, stash, config, pool, host } });
+  const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, getView] as MetaTool[];
+  const server = createServer({ version, tools, host, context: { core: c, catalog, registry, stash, viewStore, config, pool, host } });
   return { config, registry, catalog, stash, host, server, tools, pool };
 }
 export type App = ReturnType<typeof createApp>;

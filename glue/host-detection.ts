@@ -10,7 +10,10 @@ export class HostState {
 
   /** Decide from the client's declared capabilities; later calls keep the first decision. */
   detect(capabilities: unknown): HostDecision {
-    return (this.decision ??= this.core.detectHost(hostFacts(this.core, capabilities, this.views.delivery, this.views.fileFallback)));
+    if (this.decision) return this.decision;
+    const d = this.core.detectHost(hostFacts(this.core, capabilities, this.views.delivery, this.views.fileFallback));
+    if (capabilities !== undefined) this.decision = d; // before initialize there is nothing to keep
+    return d;
   }
 
   get current(): HostDecision | undefined {

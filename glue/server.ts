@@ -1,13 +1,14 @@
 // MCP wiring only: lists the meta-tools, validates arguments against their schemas, runs
 // handlers, and turns every thrown error into a typed error result. Decides nothing.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { AtriumError, clampEcho } from "./errors.js";
 import { errorResult } from "./tools/tool-result.js";
 import type { MetaTool, ToolContext } from "./tools/meta-tool.js";
 import type { HostState } from "./host-detection.js";
-import { UI_EXTENSION_ID } from "./generated/spec.js";
+import { HostKind, UI_EXTENSION_ID } from "./generated/spec.js";
+import { SHELL_MIME, SHELL_URI, shellHtml } from "./views/shell-page.js";
 import { INSTRUCTIONS } from "./instructions.js";
 
 export interface ServerDeps {
@@ -20,7 +21,7 @@ export interface ServerDeps {
 export function createServer(deps: ServerDeps): Server {
   const server = new Server(
     { name: "atrium", version: deps.version },
-    { capabilities: { tools: { listChanged: false }, extensions: { [UI_EXTENSION_ID]: {} } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: false }, resources: {}, extensions: { [UI_EXTENSION_ID]: {} } }, instructions: INSTRUCTIONS },
   );
   const listing: Tool[] = deps.tools.map((t) => ({
     name: t.name,
@@ -31,12 +32,19 @@ export function createServer(deps: ServerDeps): Server {
     ...(t._meta && { _meta: t._meta }),
   }));
   const byName = new Map(deps.tools.map((t) => [t.name, t]));
+  /** Acts on the core's host decision: app-only tools exist only for Apps hosts. */
+  const offered = (t: MetaTool) => !t.appsHostOnly || deps.host.detect(server.getClientCapabilities()).kind === HostKind.apps;
 
   server.oninitialized = () => deps.host.detect(server.getClientCapabilities());
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing.filter((t) => offered(byName.get(t.name)!)) }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: SHELL_URI, name: "atrium view shell", mimeType: SHELL_MIME, description: "Renders views handed over by execute_code programs" }] }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    if (request.params.uri !== SHELL_URI) throw new McpError(-32002, `Resource not found: ${clampEcho(request.params.uri)}`);
+    return { contents: [{ uri: SHELL_URI, mimeType: SHELL_MIME, text: shellHtml() }] };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${clampEcho(request.params.name)}`);
+    if (!tool || !offered(tool)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${clampEcho(request.params.name)}`);
     deps.host.detect(server.getClientCapabilities());
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) return errorResult(new AtriumError("invalid_args", clampEcho(`${tool.name}: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`)));

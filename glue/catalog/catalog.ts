@@ -8,13 +8,14 @@ import { hintOf, operatorOf } from "../facts/annotations.js";
 import { ClassReason, ToolClass } from "../generated/spec.js";
 import { codeName } from "../code-names.js";
 import { AtriumError, clampEcho } from "../errors.js";
-import type { CatalogEntry } from "./entry.js";
+import type { CatalogEntry, Safety } from "./entry.js";
 import { buildSearchIndex, type SearchIndex } from "./search-index.js";
 
 export interface Resolved { entry: CatalogEntry; connector: Connector }
 
 export class Catalog {
-  private cache?: { entries: CatalogEntry[]; byAddress: Map<string, CatalogEntry>; index?: SearchIndex };
+  private cache?: { entries: CatalogEntry[]; byAddress: Map<string, CatalogEntry>; index?: SearchIndex; classes?: Record<string, Safety>; version: number };
+  private builds = 0;
 
   constructor(private readonly registry: ConnectorRegistry, private readonly core: Core) {
     registry.onChange(() => { this.cache = undefined; });
@@ -22,6 +23,17 @@ export class Catalog {
 
   entries(): CatalogEntry[] {
     return this.build().entries;
+  }
+
+  /** Bumps whenever the catalog is rebuilt (a connector's tools or state changed). */
+  get version(): number {
+    return this.build().version;
+  }
+
+  /** Address → safety, for the sandbox's view-manifest checks. */
+  classes(): Record<string, Safety> {
+    const c = this.build();
+    return (c.classes ??= Object.fromEntries(c.entries.map((e) => [e.address, e.safety])));
   }
 
   index(): SearchIndex {
@@ -76,7 +88,7 @@ export class Catalog {
         });
       }
     }
-    this.cache = { entries, byAddress: new Map(entries.map((e) => [e.address, e])) };
+    this.cache = { entries, byAddress: new Map(entries.map((e) => [e.address, e])), version: ++this.builds };
     return this.cache;
   }
 }

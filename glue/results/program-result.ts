@@ -8,6 +8,7 @@ import { AtriumError, type ErrorBody } from "../errors.js";
 import { Budget, BudgetCheck, EnvelopeFlag, ViewState, type Delivery } from "../generated/spec.js";
 import type { RunOutcome } from "../sandbox/protocol.js";
 import type { Stopped } from "../sandbox/pool.js";
+import { deliverView, type ViewDeps } from "../views/delivery.js";
 
 export interface ProgramFacts {
   outcome: RunOutcome | Stopped;
@@ -15,6 +16,7 @@ export interface ProgramFacts {
   returnChars: number;
   limits: { wallMs: number; cpuMs: number; heapBytes: number };
   diagnostics?: Record<string, unknown>;
+  views: ViewDeps;
 }
 
 export function programResult(core: Core, f: ProgramFacts): CallToolResult {
@@ -22,7 +24,7 @@ export function programResult(core: Core, f: ProgramFacts): CallToolResult {
   const run = "stopped" in o && !("logs" in o) ? undefined : (o as RunOutcome);
   const success = run?.ok === true;
   const blocks = run?.emitted ?? [];
-  const flags = core.envelope(success, ViewState.none, blocks.length, f.delivery);
+  const flags = core.envelope(success, run?.view ? ViewState.accepted : ViewState.none, blocks.length, f.delivery);
   const has = (flag: number) => (flags & flag) !== 0;
   const body: Record<string, unknown> = { ok: success };
   if (has(EnvelopeFlag.value)) body.value = fitValue(core, run!.json ?? "null", f.returnChars);
@@ -31,10 +33,12 @@ export function programResult(core: Core, f: ProgramFacts): CallToolResult {
   if (run?.logsDropped) body.logLinesDropped = run.logsDropped;
   if (has(EnvelopeFlag.blocks)) body.emitted = blocks.length;
   if (has(EnvelopeFlag.note_blocks_discarded)) body.emittedDiscarded = blocks.length;
-  if (f.diagnostics) body.diagnostics = f.diagnostics;
+  const view = run?.view ? deliverView(flags, run.view, f.views) : undefined;
+  if (view) body.view = view.note;
+  if (f.diagnostics) body.diagnostics = { ...f.diagnostics, ...(run?.view && { viewBytes: run.view.bytes }) };
   const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(body) }];
   if (has(EnvelopeFlag.blocks)) for (const b of blocks) content.push(b.block as never);
-  return { content, structuredContent: body, ...(has(EnvelopeFlag.is_error) && { isError: true }) };
+  return { content, structuredContent: body, ...(view?.meta && { _meta: view.meta }), ...(has(EnvelopeFlag.is_error) && { isError: true }) };
 }
 
 function errorOf(f: ProgramFacts, run: RunOutcome | undefined): ErrorBody | Record<string, unknown> {

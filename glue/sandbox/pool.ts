@@ -14,7 +14,7 @@ export interface RunHooks {
   signal?: AbortSignal;
 }
 
-interface Slot { worker: Worker; ready: Promise<void>; busy: boolean }
+interface Slot { worker: Worker; ready: Promise<void>; busy: boolean; catalogVersion: number }
 
 export class SandboxPool {
   private slots: Slot[] = [];
@@ -66,7 +66,10 @@ export class SandboxPool {
       slot.worker.on("exit", onExit);
       if (hooks.signal?.aborted) return onAbort();
       hooks.signal?.addEventListener("abort", onAbort);
-      slot.worker.postMessage({ type: "run", runId, ...job });
+      // The catalog travels only when this worker's copy is stale.
+      const { catalog, ...rest } = job;
+      slot.worker.postMessage({ type: "run", runId, ...rest, ...(slot.catalogVersion !== job.catalogVersion && { catalog }) });
+      slot.catalogVersion = job.catalogVersion;
     });
   }
 
@@ -84,7 +87,7 @@ export class SandboxPool {
       worker.once("error", reject);
     });
     ready.catch(() => {});
-    const slot: Slot = { worker, ready, busy: false };
+    const slot: Slot = { worker, ready, busy: false, catalogVersion: 0 };
     worker.on("error", () => { if (!slot.busy && !this.closed) this.replace(slot); });
     return slot;
   }

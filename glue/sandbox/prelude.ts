@@ -9,8 +9,8 @@ export const PRELUDE = String.raw`
 (() => {
   "use strict";
   const g = globalThis;
-  const hostCall = g.__host, hostEmit = g.__emit, hostLog = g.__log, cfg = g.__cfg;
-  delete g.__host; delete g.__emit; delete g.__log; delete g.__cfg;
+  const hostCall = g.__host, hostEmit = g.__emit, hostUi = g.__ui, hostLog = g.__log, cfg = g.__cfg;
+  delete g.__host; delete g.__emit; delete g.__ui; delete g.__log; delete g.__cfg;
   const parse = JSON.parse, stringify = JSON.stringify, freeze = Object.freeze, defineProperty = Object.defineProperty;
   const ErrorCtor = Error, StringCtor = String, apply = Reflect.apply, then = Promise.prototype.then;
   const reports = new WeakMap();
@@ -35,6 +35,7 @@ export const PRELUDE = String.raw`
     describe: (addresses) => call("describe", { __proto__: null, addresses }),
     call: (address, args) => call("call", { __proto__: null, address, args }),
     batch: (items) => call("batch", { __proto__: null, items }),
+    ui: (html, options) => { let s; try { s = stringify({ html, options }); } catch (e) { s = undefined; } const r = hostUi(s === undefined ? "" : s); if (r !== "") throw hostError(r); },
     emit: (block) => { let s; try { s = stringify(block); } catch (e) { s = undefined; } const r = hostEmit(s === undefined ? "" : s); if (r !== "") throw hostError(r); },
   });
   defineProperty(g, "atrium", { value: atrium, enumerable: false, writable: false, configurable: false });

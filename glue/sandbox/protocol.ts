@@ -14,7 +14,9 @@ export interface RunLimits {
 export interface AliasTool { ident: string; address: string | null; candidates: string[] }
 export interface AliasConnector { ident: string; connectorId: string; tools: AliasTool[]; ambiguousWith: string[] }
 
-export interface RunJob { type: "run"; runId: number; code: string; limits: RunLimits; aliases: AliasConnector[] }
+/** Address → class, as of the run's start; sent only when the worker's copy is stale. */
+export type CatalogClasses = Record<string, "read_only" | "approval">;
+export interface RunJob { type: "run"; runId: number; code: string; limits: RunLimits; aliases: AliasConnector[]; catalogVersion: number; catalog?: CatalogClasses }
 export interface HostResult { type: "hostResult"; runId: number; callId: number; ok: boolean; json: string }
 export type ToWorker = RunJob | HostResult;
 
@@ -41,6 +43,8 @@ export interface RunOutcome {
   logsDropped: number;
   emitted: EmittedBlock[];
   emittedBytes: number;
+  /** The accepted view, if the program called atrium.ui and it passed every check. */
+  view?: { html: string; reads?: Record<string, unknown>; bytes: number };
   cpuMs: number;
   /** The worker should be replaced (its module may be unhealthy). */
   recycle: boolean;

@@ -6,9 +6,10 @@ import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, type QuickJS
 import { core } from "../core.js";
 import { Budget, BudgetCheck } from "../generated/spec.js";
 import { PRELUDE } from "./prelude.js";
-import { overBudget } from "../errors.js";
+import { asAtriumError, overBudget } from "../errors.js";
+import { acceptView, type AcceptedView } from "./view-accept.js";
 import { checkBlock } from "./emit-block.js";
-import type { EmittedBlock, FromWorker, GuestError, RunJob, RunOutcome, ToWorker } from "./protocol.js";
+import type { CatalogClasses, EmittedBlock, FromWorker, GuestError, RunJob, RunOutcome, ToWorker } from "./protocol.js";
 
 const port = parentPort!;
 const PAGE = 65536;
@@ -18,6 +19,8 @@ const mod = await newQuickJSWASMModuleFromVariant(
   newVariant(RELEASE_SYNC, { wasmModule: workerData.wasmModule, wasmMemory: new WebAssembly.Memory({ initial: Math.min(256, heapBytes / PAGE), maximum: Math.floor(heapBytes / PAGE) }) }),
 );
 const post = (m: FromWorker) => port.postMessage(m);
+/** The catalog's classes, cached across runs (the pool resends them when they change). */
+let catalog: CatalogClasses | undefined;
 let onHostResult: ((callId: number, ok: boolean, json: string) => void) | undefined;
 
 port.on("message", (m: ToWorker) => {
@@ -33,6 +36,8 @@ async function run(job: RunJob): Promise<RunOutcome> {
   const { limits } = job;
   let logs = "", logsDropped = 0, emittedBytes = 0, cpuMs = 0, segStart = 0, inGuest = false, cpuExceeded = false, recycle = false;
   const emitted: EmittedBlock[] = [];
+  let view: AcceptedView | undefined;
+  if (job.catalog) catalog = job.catalog;
   const rt = mod.newRuntime();
   rt.setMemoryLimit(limits.heapBytes);
   rt.setMaxStackSize(limits.stackBytes);
@@ -51,7 +56,7 @@ async function run(job: RunJob): Promise<RunOutcome> {
     pending.clear();
     onHostResult = undefined;
     try { ctx.dispose(); rt.dispose(); } catch { recycle = true; }
-    return { logs, logsDropped, emitted, emittedBytes, cpuMs, recycle, ...partial };
+    return { logs, logsDropped, emitted, emittedBytes, cpuMs, recycle, ...(view && { view: { ...view.payload, bytes: view.bytes } }), ...partial };
   };
   const plain = (message: string, name = "Error"): GuestError => ({ host: false, name, message });
 
@@ -72,6 +77,15 @@ async function run(job: RunJob): Promise<RunOutcome> {
       emittedBytes += check.bytes;
       return ctx.newString("");
     }).consume((f) => ctx.setProp(ctx.global, "__emit", f));
+    ctx.newFunction("__ui", (jsonH) => {
+      try {
+        view = acceptView(c, ctx.getString(jsonH), { accepted: view, emittedBytes, emitBytesLimit: limits.emitBytes, classOf: (a) => (catalog && Object.hasOwn(catalog, a) ? catalog[a] : "unknown") });
+        emittedBytes += view.bytes;
+        return ctx.newString("");
+      } catch (e) {
+        return ctx.newString(JSON.stringify(asAtriumError(e, "invalid_args").toJSON()));
+      }
+    }).consume((f) => ctx.setProp(ctx.global, "__ui", f));
     ctx.newFunction("__log", (levelH, textH) => {
       const level = ctx.getString(levelH);
       const line = `${level === "log" || level === "info" ? "" : `[${level}] `}${ctx.getString(textH)}\n`;

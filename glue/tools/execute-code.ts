@@ -8,6 +8,7 @@ import { RunBridge } from "../sandbox/bridge.js";
 import { programResult } from "../results/program-result.js";
 import { Delivery } from "../generated/spec.js";
 import type { AtriumConfig } from "../config/schema.js";
+import { SHELL_URI } from "../views/shell-page.js";
 
 const MAX_CODE_CHARS = 100_000;
 const CONNECTOR_LIST_CHARS = 300;
@@ -33,6 +34,8 @@ export const executeCode = (config: AtriumConfig) =>
     title: "Run a program over the tools",
     description: describeExecuteCode(config),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    // The view shell; both the nested key and the older flat key, since hosts differ.
+    _meta: { ui: { resourceUri: SHELL_URI, visibility: ["model"] }, "ui/resourceUri": SHELL_URI },
     input: z.object({
       code: z.string().min(1).max(MAX_CODE_CHARS).describe("One async arrow function, e.g. async () => { … return result; }"),
       diagnostics: z.boolean().default(false).describe("Add timings and counts (numbers only) to the result"),
@@ -44,7 +47,7 @@ export const executeCode = (config: AtriumConfig) =>
       const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes }, ctx.signal, ctx.progress);
       const aliases = buildAliases(ctx.catalog.entries(), ctx.registry.connectors.filter((c) => c.state !== "disabled").map((c) => c.id));
       const outcome = await ctx.pool.run(
-        { code: args.code, aliases, limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks } },
+        { code: args.code, aliases, catalogVersion: ctx.catalog.version, catalog: ctx.catalog.classes(), limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks } },
         { onHostCall: (call) => bridge.handle(call), wallMs: s.programWallMs, signal: ctx.signal },
       );
       const diagnostics = args.diagnostics
@@ -62,6 +65,7 @@ export const executeCode = (config: AtriumConfig) =>
         returnChars: s.returnChars,
         limits: { wallMs: s.programWallMs, cpuMs: s.programCpuMs, heapBytes: s.heapBytes },
         diagnostics,
+        views: { store: ctx.viewStore, directory: ctx.config.views.directory },
       });
     },
   });

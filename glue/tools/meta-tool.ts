@@ -15,6 +15,8 @@ export interface ToolContext {
   catalog: Catalog;
   registry: ConnectorRegistry;
   stash: ResultStash;
+  /** View payloads kept for the app-only get_view tool (bounded in time and bytes). */
+  viewStore: ResultStash;
   config: AtriumConfig;
   pool: SandboxPool;
   host: HostState;
@@ -30,6 +32,8 @@ export interface MetaTool<S extends z.ZodType = z.ZodType> {
   annotations: ToolAnnotations;
   input: S;
   _meta?: Record<string, unknown>;
+  /** Listed and callable only when host detection says this is an MCP Apps host. */
+  appsHostOnly?: boolean;
   run(args: z.output<S>, ctx: ToolContext): Promise<CallToolResult>;
 }
 

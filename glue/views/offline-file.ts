@@ -1,0 +1,34 @@
+// A view for a host that cannot render one: a self-contained HTML file that shows the page in
+// the same sandbox the shell uses (an allow-scripts srcdoc frame under a no-network CSP).
+// Reads need the host that ran the program, so in the file they reject with a clear message.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { VIEW_CSP } from "./shell-page.js";
+
+const escapeAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+
+const READ_STUB = `<script>(() => { const read = () => Promise.reject(new Error("atrium.read needs the host that ran the program; this is an offline copy of the view")); Object.defineProperty(window, "atrium", { value: Object.freeze({ read }), configurable: false, writable: false }); })();</script>`;
+
+export function offlineHtml(payload: { html: string; reads?: unknown }, title = "atrium view"): string {
+  const inner = `<meta http-equiv="Content-Security-Policy" content="${VIEW_CSP}">${payload.reads ? READ_STUB : ""}${payload.html}`;
+  return [
+    "<!doctype html>",
+    '<html><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; frame-src 'self' about:">`,
+    `<title>${title.replace(/</g, "&lt;")}</title>`,
+    "<style>html,body{margin:0;background:#fff}iframe{border:0;width:100%;height:100vh;display:block}</style>",
+    "</head><body>",
+    `<iframe sandbox="allow-scripts" title="${escapeAttr(title)}" srcdoc="${escapeAttr(inner)}"></iframe>`,
+    "</body></html>",
+  ].join("\n");
+}
+
+/** Writes the file and returns its absolute path. */
+export function writeOfflineView(id: string, payload: { html: string; reads?: unknown }, directory: string | null): string {
+  const dir = directory ?? join(tmpdir(), "atrium-views");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `view-${id}.html`);
+  writeFileSync(path, offlineHtml(payload));
+  return path;
+}
