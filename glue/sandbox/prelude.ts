@@ -38,7 +38,10 @@ export const PRELUDE = String.raw`
     ui: (html, options) => { let s; try { s = stringify({ html, options }); } catch (e) { s = undefined; } const r = hostUi(s === undefined ? "" : s); if (r !== "") throw hostError(r); },
     emit: (block) => { let s; try { s = stringify(block); } catch (e) { s = undefined; } const r = hostEmit(s === undefined ? "" : s); if (r !== "") throw hostError(r); },
   });
-  defineProperty(g, "atrium", { value: atrium, enumerable: false, writable: false, configurable: false });
+  // Globals are non-configurable getters: QuickJS lets Object.defineProperty replace the value of a
+  // non-writable, non-configurable data property of the global object, but never an accessor.
+  const pin = (name, value) => defineProperty(g, name, { get: () => value, enumerable: false, configurable: false });
+  pin("atrium", atrium);
 
   for (const c of parse(cfg)) {
     const tools = {};
@@ -49,13 +52,13 @@ export const PRELUDE = String.raw`
         ? (args) => atrium.call(t.address, args)
         : async () => { throw hostError(ambiguous); };
     }
-    defineProperty(g, c.ident, { value: freeze(tools), enumerable: false, writable: false, configurable: false });
+    pin(c.ident, freeze(tools));
   }
 
   const show = (v) => { if (typeof v === "string") return v; try { const s = stringify(v); return s === undefined ? StringCtor(v) : s; } catch (e) { return StringCtor(v); } };
   const console = {};
   for (const level of ["log", "info", "warn", "error", "debug"]) console[level] = (...args) => { let s = ""; for (let i = 0; i < args.length; i++) s += (i === 0 ? "" : " ") + show(args[i]); hostLog(level, s); };
-  defineProperty(g, "console", { value: freeze(console), enumerable: false, writable: false, configurable: false });
+  pin("console", freeze(console));
 
   /** The JSON of a GuestError, built from strings only. */
   function describeError(e) {

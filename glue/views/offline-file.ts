@@ -15,7 +15,8 @@ export function offlineHtml(payload: { html: string; reads?: unknown }, title = 
   return [
     "<!doctype html>",
     '<html><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; frame-src 'self' about:">`,
+    // A srcdoc frame inherits this policy too, so it is the page's policy (no network, no frames by URL).
+    `<meta http-equiv="Content-Security-Policy" content="${VIEW_CSP}">`,
     `<title>${title.replace(/</g, "&lt;")}</title>`,
     "<style>html,body{margin:0;background:#fff}iframe{border:0;width:100%;height:100vh;display:block}</style>",
     "</head><body>",

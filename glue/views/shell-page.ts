@@ -109,7 +109,7 @@ const SHELL_SCRIPT = String.raw`(function () {
   function fault(code, message, retryable) { var e = new Error(message); e.code = code; e.retryable = !!retryable; return e; }
   function isObj(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
   function clip(v) { var s = String(v); return s.length > 80 ? s.slice(0, 80) + "…" : s; }
-  function show(text) { statusEl.textContent = text; statusEl.hidden = !text; }
+  function show(text) { statusEl.textContent = text; statusEl.hidden = !text; reportSize(); }
 
   // ---- the host (window.parent) ----
   function fromHost(d) {
@@ -224,7 +224,10 @@ const SHELL_SCRIPT = String.raw`(function () {
     if (!isObj(d)) return;
     if (isObj(d.atriumSize)) {
       var h = d.atriumSize.height;
-      if (typeof h === "number" && isFinite(h)) frame.style.height = Math.max(0, Math.min(30000, Math.ceil(h))) + "px";
+      if (typeof h === "number" && isFinite(h)) {
+        frame.style.height = Math.max(0, Math.min(30000, Math.ceil(h))) + "px";
+        reportSize(); // also measured here: a zero-height host frame may not get ResizeObserver callbacks
+      }
     } else if (isObj(d.atriumRead)) {
       onRead(d.atriumRead, win);
     }
@@ -293,7 +296,7 @@ const SHELL_SCRIPT = String.raw`(function () {
     return address ? text.split(address).join("read \"" + name + "\"") : text;
   }
 
-  // ---- size ----
+  // ---- size: the shell's content height (never the viewport's) ----
   function reportSize() {
     if (!initialized) return;
     var h = Math.ceil(root.getBoundingClientRect().height);
@@ -348,7 +351,7 @@ ${SHELL_STYLE}
 </style>
 </head>
 <body>
-<div id="root"><p id="status">Waiting for the view…</p></div>
+<div id="root"><p id="status" hidden></p></div>
 <script>
 ${SHELL_SCRIPT}
 </script>

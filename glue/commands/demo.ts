@@ -1,0 +1,51 @@
+// `atrium demo`: a scripted session against a real atrium over stdio (this same command,
+// serving its embedded demo connector): discovery, one program, a destructive refusal, and a
+// rendered service-desk view written to an HTML file the person can open.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { binPath, demoServerPath } from "../paths.js";
+import { DESK_PROGRAM } from "../demo/desk-program.js";
+
+export async function demo(argv: readonly string[], version: string): Promise<number> {
+  const outFlag = argv.indexOf("--out");
+  const outDir = outFlag >= 0 && argv[outFlag + 1] ? resolve(argv[outFlag + 1]) : mkdtempSync(join(tmpdir(), "atrium-demo-"));
+  const work = mkdtempSync(join(tmpdir(), "atrium-demo-config-"));
+  const configPath = join(work, "atrium.json");
+  writeFileSync(configPath, JSON.stringify({ mcpServers: { desk: { command: process.execPath, args: [demoServerPath] } }, atrium: { views: { delivery: "file", directory: outDir } } }));
+
+  const say = (s = "") => process.stdout.write(`${s}\n`);
+  const client = new Client({ name: "atrium-demo", version }, { capabilities: {} });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [binPath, "--config", configPath], stderr: "pipe" });
+  const call = async (name: string, args: Record<string, unknown>) => client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, { timeout: 60_000 });
+  try {
+    say(`atrium ${version} demo: a scripted session with a real atrium over stdio, in front of the embedded service-desk connector.\n`);
+    let t = performance.now();
+    await client.connect(transport);
+    say(`1. initialize (${ms(t)}): server ${client.getServerVersion()?.name} ${client.getServerVersion()?.version}; it declares MCP Apps (${Object.keys(client.getServerCapabilities()?.extensions ?? {}).join(", ")})`);
+    const { tools } = await client.listTools();
+    say(`2. tools/list: the model sees ${tools.length} tools (${(Buffer.byteLength(JSON.stringify(tools)) / 1024).toFixed(1)} KB): ${tools.map((x) => x.name).join(", ")}`);
+    t = performance.now();
+    const found = (await call("search_tools", { query: "open incidents" })).structuredContent as any;
+    say(`3. search_tools "open incidents" (${ms(t)}):`);
+    for (const r of found.results.slice(0, 3)) say(`     ${r.address.padEnd(26)} ${r.safety.padEnd(9)} ${r.score}  ${r.description}`);
+    t = performance.now();
+    const run = (await call("execute_code", { code: DESK_PROGRAM, diagnostics: true })).structuredContent as any;
+    if (!run.ok) throw new Error(`the demo program failed: ${JSON.stringify(run.error)}`);
+    say(`4. execute_code: one program made ${run.diagnostics.hostCalls} host calls through atrium.batch in ${ms(t)} and returned only the summary the model reads:`);
+    say(`     ${JSON.stringify(run.value)}`);
+    const refused = (await call("call_tool", { address: "desk.close_incident", args: { id: "INC-1042", resolution: "demo" } })).structuredContent as any;
+    say(`5. call_tool desk.close_incident → refused: ${refused.error.code} (retryable: ${refused.error.retryable}); next: ${refused.error.nextAction.tool}, after the person approves`);
+    say(`6. the program's view (${run.view.delivery} delivery; an MCP Apps host would show it inline):`);
+    say(`     ${run.view.path}`);
+    say(`   open it in a browser; it runs sandboxed and offline (refresh and drill-down need a live host).`);
+    return 0;
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+const ms = (t: number) => `${(performance.now() - t).toFixed(0)} ms`;

@@ -1,0 +1,33 @@
+// `atrium demo`: the scripted session runs against a real atrium over stdio and ends with the
+// service-desk view written to an HTML file (sandboxed, offline) whose data matches the summary.
+import { describe, it, expect } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { atriumBin } from "./harness/atrium-client.js";
+
+describe("atrium demo", () => {
+  it("walks discovery, one program, a refusal, and writes the service-desk view", () => {
+    const out = mkdtempSync(join(tmpdir(), "atrium-demo-test-"));
+    try {
+      const r = spawnSync(process.execPath, [atriumBin, "demo", "--out", out], { encoding: "utf8", timeout: 60_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/tools\/list: the model sees 6 tools/);
+      expect(r.stdout).toMatch(/desk\.list_incidents\s+read_only/);
+      expect(r.stdout).toMatch(/execute_code: one program made 6 host calls/);
+      expect(r.stdout).toContain("refused: destructive_tool_requires_approval");
+      const summary = JSON.parse(/returned only the summary the model reads:\n\s+(\{.*\})/.exec(r.stdout)![1]);
+      expect(summary.activeIncidents).toBeGreaterThan(0);
+      const files = readdirSync(out).filter((f) => f.endsWith(".html"));
+      expect(files).toHaveLength(1);
+      expect(r.stdout).toContain(join(out, files[0]));
+      const html = readFileSync(join(out, files[0]), "utf8");
+      expect(html).toContain('sandbox="allow-scripts"');
+      expect(html).toContain("Service desk — active incidents");
+      expect(html).toContain(`&quot;activeIncidents&quot;:${summary.activeIncidents}`);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
