@@ -135,3 +135,18 @@ describe("execute_code", () => {
     expect(await value(`const s = await atrium.search("services"); return s.results.length > 0;`)).toBe(true);
   });
 });
+
+describe("execute_code under load", () => {
+  it("past the bounded queue a program is refused with executor_overloaded (retryable), and the others finish", async () => {
+    const b = await startAtrium({ config: { mcpServers: { nasty: nodeServer(fixture("nasty-server")) }, atrium: { sandbox: { workers: 1, queue: 1 } } } });
+    try {
+      const slow = `async () => (await atrium.call("nasty.slow", { ms: 800 })).waited`;
+      const results = (await Promise.all([0, 1, 2].map(() => b.call("execute_code", { code: slow })))) as any[];
+      const codes = results.map((r) => (r.structuredContent.ok ? "ok" : r.structuredContent.error.code)).sort();
+      expect(codes).toEqual(["executor_overloaded", "ok", "ok"]);
+      expect(results.find((r) => !r.structuredContent.ok).structuredContent.error.retryable).toBe(true);
+    } finally {
+      await b.close();
+    }
+  });
+});
