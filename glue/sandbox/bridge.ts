@@ -1,6 +1,7 @@
 // The host side of one program run: every host call a program makes lands here, is counted
 // against the run's budgets through the core, and goes through the same paths as the direct
 // tools (search index, invoke.ts). Failures become typed errors the guest receives.
+import { setMaxListeners } from "node:events";
 import type { Core } from "../core.js";
 import type { Catalog } from "../catalog/catalog.js";
 import { searchIndex } from "../catalog/search-index.js";
@@ -27,7 +28,10 @@ export class RunBridge {
     private readonly limits: BridgeLimits,
     private readonly signal: AbortSignal,
     private readonly onProgress?: (completed: number) => void,
-  ) {}
+  ) {
+    // Each downstream request listens on the run's signal; a run may make hostCalls of them.
+    setMaxListeners(limits.hostCalls + 16, signal);
+  }
 
   async handle(call: HostCall): Promise<{ ok: boolean; json: string }> {
     const started = performance.now();

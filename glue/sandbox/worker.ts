@@ -13,6 +13,7 @@ import type { CatalogClasses, EmittedBlock, FromWorker, GuestError, RunJob, RunO
 
 const port = parentPort!;
 const PAGE = 65536;
+const ALLOCATOR_RESERVE_BYTES = 4 * 1024 * 1024;
 const heapBytes: number = workerData.heapBytes;
 // The QuickJS wasm is compiled once by the pool and shared; each worker gets its own memory.
 const mod = await newQuickJSWASMModuleFromVariant(
@@ -39,7 +40,9 @@ async function run(job: RunJob): Promise<RunOutcome> {
   let view: AcceptedView | undefined;
   if (job.catalog) catalog = job.catalog;
   const rt = mod.newRuntime();
-  rt.setMemoryLimit(limits.heapBytes);
+  // QuickJS's own limit sits a little under the fixed wasm memory, so its allocator reports a
+  // clean, catchable out-of-memory quickly instead of grinding against the wasm ceiling.
+  rt.setMemoryLimit(limits.heapBytes - ALLOCATOR_RESERVE_BYTES);
   rt.setMaxStackSize(limits.stackBytes);
   rt.setInterruptHandler(() => inGuest && (cpuExceeded ||= cpuMs + performance.now() - segStart > limits.cpuMs));
   const guest = <T>(fn: () => T): T => {

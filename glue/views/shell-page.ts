@@ -15,6 +15,9 @@
 //   shell → page   { atriumReadResult: { rid, ok: true, data } }
 //   shell → page   { atriumReadResult: { rid, ok: false, error: { code, message, retryable } } }
 
+import { core } from "../core.js";
+import { Budget } from "../generated/spec.js";
+
 export const SHELL_URI = "ui://atrium/view/v1";
 export const SHELL_MIME = "text/html;profile=mcp-app";
 
@@ -23,8 +26,8 @@ export const VIEW_CSP =
   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; " +
   "connect-src 'none'; frame-src 'none'; child-src 'none'; worker-src 'none'; form-action 'none'; base-uri 'none'";
 
-/** Reads a page may have in flight at once; the next one is refused at once. */
-export const MAX_READS_IN_FLIGHT = 8;
+/** Reads a page may have in flight at once (view_reads_in_flight in spec/budgets.md); the next one is refused at once. */
+export const MAX_READS_IN_FLIGHT = core().limitDefault(Budget.view_reads_in_flight);
 
 const SHELL_VERSION = SHELL_URI.slice(SHELL_URI.lastIndexOf("/v") + 2);
 
@@ -91,7 +94,7 @@ const SHELL_SCRIPT = String.raw`(function () {
   var nextId = 1, calls = new Map();
   var initialized = false, serverTools = false, queued = [];
   var frame = null, reads = null, currentId = null, wantId = null;
-  var inFlight = 0, lastHeight = -1;
+  var inFlight = { n: 0 }, lastHeight = -1; // reads in flight, counted per rendered page
 
   function send(msg) { host.postMessage(msg, "*"); }
   function notify(method, params) { send({ jsonrpc: "2.0", method: method, params: params }); }
@@ -151,16 +154,20 @@ const SHELL_SCRIPT = String.raw`(function () {
     if (!id || id === currentId || id === wantId) return;
     fetchView(id);
   }
+  // The id of a view delivered inline ({"view":{"id","delivery":"inline"}}); a view written to a
+  // file or discarded has nothing to fetch.
+  function inlineViewId(o) {
+    return isObj(o) && isObj(o.view) && validId(o.view.id) && (o.view.delivery === undefined || o.view.delivery === "inline") ? o.view.id : null;
+  }
   function viewIdOf(p) {
-    var sc = p.structuredContent;
-    if (isObj(sc) && isObj(sc.view) && validId(sc.view.id)) return sc.view.id;
+    if (isObj(p.structuredContent)) return inlineViewId(p.structuredContent);
     var content = Array.isArray(p.content) ? p.content : [];
     for (var i = 0; i < content.length; i++) {
       var b = content[i];
       if (!isObj(b) || b.type !== "text" || typeof b.text !== "string" || b.text.indexOf("view") < 0) continue;
       try {
-        var j = JSON.parse(b.text);
-        if (isObj(j) && isObj(j.view) && validId(j.view.id)) return j.view.id;
+        var id = inlineViewId(JSON.parse(b.text));
+        if (id) return id;
       } catch (e) { /* not JSON */ }
     }
     return null;
@@ -207,6 +214,7 @@ const SHELL_SCRIPT = String.raw`(function () {
   function render(view) {
     currentId = wantId = view.id;
     reads = view.reads;
+    inFlight = { n: 0 };
     var f = document.createElement("iframe");
     f.id = "view";
     f.title = "View";
@@ -235,7 +243,7 @@ const SHELL_SCRIPT = String.raw`(function () {
   function onRead(rq, win) {
     var rid = rq.rid;
     if (!((typeof rid === "string" && rid.length <= 64) || (typeof rid === "number" && isFinite(rid)))) return;
-    var viewReads = reads;
+    var viewReads = reads, slots = inFlight;
     function answer(m) { m.rid = rid; win.postMessage({ atriumReadResult: m }, "*"); }
     function fail(code, message, retryable) { answer({ ok: false, error: { code: code, message: message, retryable: !!retryable } }); }
     var name = rq.name, args = rq.args;
@@ -258,23 +266,23 @@ const SHELL_SCRIPT = String.raw`(function () {
     try { json = JSON.stringify(args === undefined ? {} : args); } catch (e) { json = undefined; }
     if (typeof json !== "string") return fail("invalid_args", "atrium.read(\"" + name + "\"): args must be JSON data");
     if (json.length > 100000) return fail("invalid_args", "atrium.read(\"" + name + "\"): args are larger than 100,000 characters");
-    if (inFlight >= MAX_IN_FLIGHT) {
+    if (slots.n >= MAX_IN_FLIGHT) {
       return fail("rate_limited", "atrium.read: at most " + MAX_IN_FLIGHT + " reads may be in flight at once; wait for one to settle and try again", true);
     }
     if (!serverTools) return fail("unavailable", "atrium.read: this host lets views call no tools, so reads cannot run here");
     var given = JSON.parse(json), merged = Object.create(null);
     Object.keys(b.fixedArgs).forEach(function (k) { merged[k] = b.fixedArgs[k]; });
     Object.keys(given).forEach(function (k) { merged[k] = given[k]; });
-    inFlight++;
+    slots.n++;
     request("tools/call", { name: "call_tool", arguments: { address: b.address, args: merged, resultMode: "value" } }, 60000).then(function (r) {
-      inFlight--;
+      slots.n--;
       var sc = isObj(r) ? r.structuredContent : undefined;
       if (isObj(r) && r.isError) answer({ ok: false, error: errorOf(r, b.address, name) });
       else if (isObj(sc) && sc.ok === true) answer({ ok: true, data: sc.data });
       else if (isObj(sc) && sc.truncated === true) fail("result_too_large", "atrium.read(\"" + name + "\"): the result is too large for a view; ask for less (fewer rows, fewer fields)");
       else fail("unavailable", "atrium.read(\"" + name + "\"): the host answered with an unexpected result");
     }, function (e) {
-      inFlight--;
+      slots.n--;
       fail(e.code === "timeout" ? "timeout" : "unavailable", "atrium.read(\"" + name + "\"): " + scrub(e.message, b.address, name), e.code === "timeout");
     });
   }

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { build } from "vite";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -27,7 +27,7 @@ export async function buildHostBundle(): Promise<HostBundle> {
     build: {
       outDir: dir,
       emptyOutDir: true,
-      minify: false,
+      minify: true,
       target: "es2022",
       copyPublicDir: false,
       lib: { entry: HOST_ENTRY, formats: ["es"], fileName: () => "host.js" },
@@ -94,6 +94,8 @@ export class FakeAtrium {
   readonly views = new Map<string, ViewPayload>();
   readonly calls: Array<{ name: string; args: Record<string, unknown> }> = [];
   readonly reads: Record<string, ReadHandler> = {};
+  /** Addresses whose calls the "host" refuses outright (the bridge answers with a JSON-RPC error). */
+  readonly refused = new Set<string>();
 
   /** What execute_code returns for a program that rendered `view` (atrium's shape). */
   resultFor(view: ViewPayload, opts: { meta?: boolean; structured?: boolean; text?: boolean } = {}): CallToolResultLike {
@@ -114,6 +116,7 @@ export class FakeAtrium {
       return view ? ok(view as unknown as Record<string, unknown>) : fail("not_found", `no view with id ${String(args.id)} (views are kept for a limited time)`);
     }
     if (name === "call_tool") {
+      if (this.refused.has(String(args.address))) throw new Error(`host policy refuses ${String(args.address)}`); // a JSON-RPC error
       const handler = this.reads[String(args.address)];
       if (!handler) return fail("unknown_address", `unknown address ${String(args.address)}`);
       try {
@@ -139,21 +142,26 @@ function fail(code: string, message: string, details?: Record<string, unknown>):
 
 export interface HostPage {
   page: Page;
-  /** Every URL the browser requested from this page and its frames. */
-  requests: string[];
+  /** Every URL the browser got a response for, from this page and its frames. */
+  responses: string[];
+  /** Requests that never got a response, as "URL errorText" (e.g. net::ERR_BLOCKED_BY_CSP). */
+  failures: string[];
   /** Console messages and page errors from every frame, for diagnosing failures. */
   console: string[];
 }
 
-export async function openHostPage(browser: Browser, server: HostServer, callTool: (name: string, args: Record<string, unknown>) => Promise<unknown>): Promise<HostPage> {
-  const page = await browser.newPage({ viewport: { width: 700, height: 900 } });
-  const requests: string[] = [];
+/** Opens the host page in a new tab of `context` (create it with viewport 700×900). */
+export async function openHostPage(context: BrowserContext, server: HostServer, callTool: (name: string, args: Record<string, unknown>) => Promise<unknown>): Promise<HostPage> {
+  const page = await context.newPage();
+  const responses: string[] = [];
+  const failures: string[] = [];
   const logs: string[] = [];
-  page.on("request", (r) => requests.push(r.url()));
+  page.on("response", (r) => responses.push(r.url()));
+  page.on("requestfailed", (r) => failures.push(`${r.url()} ${r.failure()?.errorText ?? "?"}`));
   page.on("console", (m) => logs.push(`${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
   await page.exposeFunction("__hostCallTool", callTool);
   await page.goto(server.url);
   await page.waitForFunction(() => (globalThis as any).__hostReady === true);
-  return { page, requests, console: logs };
+  return { page, responses, failures, console: logs };
 }

@@ -1,46 +1,44 @@
 // The view shell in headless Chromium, hosted by ext-apps AppBridge (test/browser/host), with
 // tool calls answered by a fake atrium. Each test opens a new page in one shared browser.
 import { mkdir } from "node:fs/promises";
-import type { Browser, FrameLocator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, FrameLocator } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { SHELL_MIME, SHELL_URI, shellHtml, VIEW_CSP } from "../../glue/views/shell-page.js";
 import { launchChromium } from "./chromium.js";
 import { buildHostBundle, FakeAtrium, type HostBundle, type HostServer, openHostPage, ReadError, startHostServer, type ViewPayload } from "./harness.js";
 
 let browser: Browser;
+let context: BrowserContext;
 let bundle: HostBundle;
 let server: HostServer;
-const pages: Page[] = [];
 
 beforeAll(async () => {
   [bundle, browser] = await Promise.all([buildHostBundle(), launchChromium()]);
   server = await startHostServer(bundle);
+  context = await browser.newContext({ viewport: { width: 700, height: 900 } });
 });
 
 afterAll(async () => {
+  const beacons = server?.hits.filter((h) => h.includes("/beacon"));
+  await context?.close();
   await browser?.close();
   await server?.close();
   await bundle?.dispose();
-});
-
-let lastLogs: string[] = [];
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === "fail") console.error(`browser console for "${ctx.task.name}":\n${lastLogs.join("\n")}`);
-  await Promise.all(pages.splice(0).map((p) => p.close()));
-  // Nothing any test did may have reached the network probe paths.
-  expect(server.hits.filter((h) => h.includes("/beacon"))).toEqual([]);
+  // Nothing any test's page did may have reached the network probe paths.
+  expect(beacons).toEqual([]);
 });
 
 interface LogEntry { seq: number; data: any }
-interface Mount { serverTools?: boolean; initDelayMs?: number; initError?: boolean }
+interface Mount { serverTools?: boolean; holdInit?: boolean; initError?: boolean }
 
-async function setup(config: Mount = {}) {
+/** A new tab with the host page and the shell mounted, answered by a fresh fake atrium. */
+async function setup(ctx: TestContext, config: Mount = {}) {
   const fake = new FakeAtrium();
-  const host = await openHostPage(browser, server, (name, args) => fake.callTool(name, args));
-  pages.push(host.page);
-  lastLogs = host.console;
+  const host = await openHostPage(context, server, (name, args) => fake.callTool(name, args));
   const { page } = host;
-  page.setDefaultTimeout(10_000);
+  ctx.onTestFailed(() => console.error(`browser console for "${ctx.task.name}":\n${host.console.join("\n")}`));
+  ctx.onTestFinished(() => page.close());
+  page.setDefaultTimeout(15_000);
   await page.evaluate(([html, cfg]) => (globalThis as any).__mount(html, cfg), [shellHtml(), config] as const);
   const view: FrameLocator = page.frameLocator("#shell").frameLocator("#view");
   return {
@@ -56,7 +54,8 @@ async function setup(config: Mount = {}) {
     /** The page's notes: lines "key: value" written into <pre id="out">, once #done exists. */
     notes: async () => {
       await view.locator("#done").waitFor();
-      return parseNotes((await view.locator("#out").textContent()) ?? "");
+      const out = view.locator("#out");
+      return parseNotes((await out.count()) ? ((await out.textContent()) ?? "") : "");
     },
   };
 }
@@ -71,6 +70,8 @@ function parseNotes(text: string): Record<string, string> {
 }
 
 const methods = (log: LogEntry[]) => log.map((e) => e.data?.method ?? (e.data?.id !== undefined ? `response#${e.data.id}` : "?"));
+/** Polls patiently: under a loaded machine a page and its frames can take seconds to load. */
+const POLL = { timeout: 15_000, interval: 50 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // Pages write results with note(key, value) and signal completion with done().
@@ -80,7 +81,7 @@ window.note = function (k, v) {
   if (!o) { o = document.createElement("pre"); o.id = "out"; (document.body || document.documentElement).appendChild(o); }
   o.textContent += k + ": " + v + "\\n";
 };
-window.done = function () { var d = document.createElement("p"); d.id = "done"; d.textContent = "done"; document.body.appendChild(d); };
+window.done = function () { var d = document.createElement("p"); d.id = "done"; d.textContent = "done"; (document.body || document.documentElement).appendChild(d); };
 </script>`;
 
 let idSeq = 0;
@@ -107,18 +108,19 @@ const SAMPLE = `<!doctype html><html lang="en"><head><title>Open issues</title><
   <footer>3 open · rendered by atrium in a sandboxed frame</footer>
 </body></html>`;
 
-describe("the atrium view shell in Chromium", () => {
+describe.concurrent("the atrium view shell in Chromium", () => {
   it("is served as an MCP Apps resource with a versioned ui:// URI", () => {
     expect(SHELL_URI).toMatch(/^ui:\/\/atrium\/view\/v\d+$/);
     expect(SHELL_MIME).toBe("text/html;profile=mcp-app");
     expect(shellHtml()).not.toMatch(/(src|href)\s*=\s*["']?(https?:)?\/\//i);
   });
 
-  it("renders the page from _meta inside a nested sandboxed srcdoc frame under a no-network CSP", async () => {
-    const t = await setup();
+  it("renders the page from _meta inside a nested sandboxed srcdoc frame under a no-network CSP", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     const v = { ...view(SAMPLE), reads: { refresh: { address: "github.search_issues", fixedArgs: { repo: "atrium" } } } };
     await t.deliver(t.fake.resultFor(v));
-    await expect.poll(() => t.view.locator("#title").textContent()).toBe("Open issues in atrium");
+    await expect.poll(() => t.view.locator("#title").textContent(), POLL).toBe("Open issues in atrium");
 
     const frame = t.page.frameLocator("#shell").locator("#view");
     expect(await frame.getAttribute("sandbox")).toBe("allow-scripts");
@@ -128,14 +130,15 @@ describe("the atrium view shell in Chromium", () => {
     expect(srcdoc).not.toContain("github.search_issues"); // the page never sees addresses
     expect(t.fake.calls).toEqual([]); // _meta was enough: no get_view
 
-    await expect.poll(async () => (await t.sizes()).at(-1)).toBeGreaterThan(150);
+    await expect.poll(async () => (await t.sizes()).at(-1), POLL).toBeGreaterThan(150);
     await mkdir("test-artifacts", { recursive: true });
     await t.page.locator("#shell").screenshot({ path: "test-artifacts/shell-view.png" });
   });
 
-  it("sends ui/initialize with every required field, and ui/notifications/initialized only after the reply", async () => {
-    const t = await setup({ initDelayMs: 600 });
-    await expect.poll(async () => methods(await t.hostLog())).toContain("ui/initialize");
+  it("sends ui/initialize with every required field, and ui/notifications/initialized only after the reply", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx, { holdInit: true });
+    await expect.poll(async () => methods(await t.hostLog()), POLL).toContain("ui/initialize");
     const init = (await t.hostLog()).find((e) => e.data.method === "ui/initialize")!.data;
     expect(init).toMatchObject({
       jsonrpc: "2.0",
@@ -145,9 +148,10 @@ describe("the atrium view shell in Chromium", () => {
         protocolVersion: "2026-01-26",
       },
     });
-    await sleep(400); // the host is still holding its reply
-    expect(methods(await t.hostLog())).not.toContain("ui/notifications/initialized");
+    await sleep(300); // the host is holding its reply
+    expect(methods(await t.hostLog())).toEqual(["ui/initialize"]);
 
+    await t.page.evaluate(() => (globalThis as any).__releaseInit());
     await t.initialized();
     const log = await t.hostLog();
     const reply = (await t.hostSent()).find((e) => e.data.id === init.id && "result" in e.data)!;
@@ -157,44 +161,76 @@ describe("the atrium view shell in Chromium", () => {
     expect(methods(log).slice(0, 2)).toEqual(["ui/initialize", "ui/notifications/initialized"]);
   });
 
-  it("never sends initialized when the host refuses ui/initialize", async () => {
-    const t = await setup({ initError: true });
-    await expect.poll(async () => (await t.hostSent()).some((e) => e.data.error)).toBe(true);
-    await expect.poll(() => t.page.frameLocator("#shell").locator("#status").textContent()).toContain("The host refused this view");
+  it("keeps a tool-result that arrives before the initialize reply and renders it once initialized", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx, { holdInit: true });
+    await expect.poll(async () => methods(await t.hostLog()), POLL).toContain("ui/initialize");
+    const v = view(`<h1 id="t">early</h1>`);
+    await t.page.evaluate((r) => (globalThis as any).__postToView({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: r }), t.fake.resultFor(v) as any);
+    await sleep(300);
+    expect(await t.page.frameLocator("#shell").locator("#view").count()).toBe(0);
+    await t.page.evaluate(() => (globalThis as any).__releaseInit());
+    await expect.poll(() => t.view.locator("#t").textContent(), POLL).toBe("early");
+  });
+
+  it("never sends initialized when the host refuses ui/initialize", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx, { initError: true });
+    await expect.poll(async () => (await t.hostSent()).some((e) => e.data.error), POLL).toBe(true);
+    await expect.poll(() => t.page.frameLocator("#shell").locator("#status").textContent(), POLL).toContain("The host refused this view");
     await sleep(300);
     expect(methods(await t.hostLog())).toEqual(["ui/initialize"]);
   });
 
-  it("renders through get_view when the host strips _meta and structuredContent (text only)", async () => {
-    const t = await setup();
+  it("renders through get_view when the host strips _meta and structuredContent (text only)", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     const v = view(`<h1 id="t">fetched by id</h1>`);
     await t.deliver(t.fake.resultFor(v, { meta: false, structured: false }));
-    await expect.poll(() => t.view.locator("#t").textContent()).toBe("fetched by id");
+    await expect.poll(() => t.view.locator("#t").textContent(), POLL).toBe("fetched by id");
     expect(t.fake.calls).toEqual([{ name: "get_view", args: { id: v.id } }]);
   });
 
-  it("finds the view id in structuredContent when _meta and text are missing", async () => {
-    const t = await setup();
+  it("finds the view id in structuredContent when _meta and text are missing", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     const v = view(`<h1 id="t">from structuredContent</h1>`);
     await t.deliver(t.fake.resultFor(v, { meta: false, text: false }));
-    await expect.poll(() => t.view.locator("#t").textContent()).toBe("from structuredContent");
+    await expect.poll(() => t.view.locator("#t").textContent(), POLL).toBe("from structuredContent");
     expect(t.fake.calls).toEqual([{ name: "get_view", args: { id: v.id } }]);
   });
 
-  it("shows why when get_view no longer has the view", async () => {
-    const t = await setup();
+  it("shows why when get_view no longer has the view", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     const result = t.fake.resultFor(view(`<p>gone</p>`), { meta: false });
     t.fake.views.clear();
     await t.deliver(result);
-    await expect.poll(() => t.page.frameLocator("#shell").locator("#status").textContent()).toContain("no view with id");
+    await expect.poll(() => t.page.frameLocator("#shell").locator("#status").textContent(), POLL).toContain("no view with id");
     expect(await t.page.frameLocator("#shell").locator("#view").count()).toBe(0);
   });
 
-  it("ignores empty re-deliveries and repeats of the same view id, and replaces the page for a new id", async () => {
-    const t = await setup();
+  it("stays empty and zero-height for results that carry no inline view", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
+    await t.deliver({ content: [{ type: "text", text: JSON.stringify({ ok: true, value: 42 }) }], structuredContent: { ok: true, value: 42 } });
+    await t.deliver({ isError: true, content: [{ type: "text", text: JSON.stringify({ error: { code: "timeout", message: "program timed out; the view was discarded" } }) }] });
+    // A view the operator had written to a file (or that was discarded) has nothing to fetch.
+    await t.deliver({ content: [{ type: "text", text: "{}" }], structuredContent: { ok: true, value: 1, view: { id: "file-view", delivery: "file", path: "/tmp/v.html" } } });
+    await t.deliver({ content: [{ type: "text", text: JSON.stringify({ ok: false, view: { delivery: "discarded" } }) }], isError: true });
+    await expect.poll(() => t.sizes(), POLL).toEqual([0]);
+    await sleep(300);
+    expect(await t.page.frameLocator("#shell").locator("iframe").count()).toBe(0);
+    expect(await t.page.frameLocator("#shell").locator("#status").isHidden()).toBe(true);
+    expect(t.fake.calls).toEqual([]);
+  });
+
+  it("ignores empty re-deliveries and repeats of the same view id, and replaces the page for a new id", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     const a = view(`<h1 id="t">first</h1>`);
     await t.deliver(t.fake.resultFor(a));
-    await expect.poll(() => t.view.locator("#t").textContent()).toBe("first");
+    await expect.poll(() => t.view.locator("#t").textContent(), POLL).toBe("first");
     const frame = t.page.frameLocator("#shell").locator("#view");
     await frame.evaluate((el: any) => (el.dataset.mark = "original"));
 
@@ -208,13 +244,14 @@ describe("the atrium view shell in Chromium", () => {
     expect(t.fake.calls).toEqual([]);
 
     await t.deliver(t.fake.resultFor(view(`<h1 id="t">second</h1>`)));
-    await expect.poll(() => t.view.locator("#t").textContent()).toBe("second");
+    await expect.poll(() => t.view.locator("#t").textContent(), POLL).toBe("second");
     expect(await frame.getAttribute("data-mark")).toBeNull();
     expect(await t.page.frameLocator("#shell").locator("iframe").count()).toBe(1);
   });
 
-  it("a declared read refreshes the page through call_tool with merged args in value mode", async () => {
-    const t = await setup();
+  it("a declared read refreshes the page through call_tool with merged args in value mode", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     t.fake.reads["tracker.list_issues"] = (args) => ({ rows: [`row for page ${String(args.page)} of ${String(args.repo)}`] });
     const v = view(`<h1 id="t">page 1</h1><button id="next">next</button>
       <script>
@@ -228,7 +265,7 @@ describe("the atrium view shell in Chromium", () => {
       </script>`, { issues: { address: "tracker.list_issues", fixedArgs: { repo: "atrium", state: "open" }, viewArgs: ["page"] } });
     await t.deliver(t.fake.resultFor(v));
     await t.view.locator("#next").click();
-    await expect.poll(() => t.view.locator("#t").textContent()).toBe("row for page 2 of atrium");
+    await expect.poll(() => t.view.locator("#t").textContent(), POLL).toBe("row for page 2 of atrium");
     const notes = await t.notes();
     expect(notes.atrium).toBe("object frozen=true keys=read");
     expect(notes.data).toBe(JSON.stringify({ rows: ["row for page 2 of atrium"] }));
@@ -237,37 +274,46 @@ describe("the atrium view shell in Chromium", () => {
     ]);
   });
 
-  it("a failed read rejects in the page with the error's code and message, never the address", async () => {
-    const t = await setup();
+  it("a failed read rejects in the page with the error's code and message, never the address", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     t.fake.reads["tracker.list_issues"] = () => { throw new ReadError("rate_limited", "slow down"); };
+    t.fake.refused.add("vault.read_secret");
     const v = view(`<script>
-        atrium.read("issues").then(function () { note("read", "resolved"); done(); },
-          function (e) { note("code", e.code); note("message", e.message); note("retryable", e.retryable); done(); });
-      </script>`, { issues: { address: "tracker.list_issues" } });
+        atrium.read("issues").then(function () { note("read", "resolved"); },
+          function (e) { note("code", e.code); note("message", e.message); note("retryable", e.retryable); })
+        .then(function () { return atrium.read("secret"); })
+        .then(function () { note("refused", "resolved"); done(); }, function (e) { note("refused", e.code + " " + e.message); done(); });
+      </script>`, { issues: { address: "tracker.list_issues" }, secret: { address: "vault.read_secret" } });
     await t.deliver(t.fake.resultFor(v));
     const notes = await t.notes();
     expect(notes.code).toBe("rate_limited");
     expect(notes.message).toBe(`read "issues" reported an error: slow down`);
     expect(notes.retryable).toBe("false");
-    expect(JSON.stringify(notes)).not.toContain("tracker.list_issues");
-    expect(t.fake.calls).toHaveLength(1);
+    expect(notes.refused).toMatch(/^unavailable atrium\.read\("secret"\): .*host policy refuses read "secret"/);
+    expect(JSON.stringify(notes)).not.toMatch(/tracker\.list_issues|vault\.read_secret/);
+    expect(t.fake.calls).toHaveLength(2);
   });
 
-  it("without declared reads the page has no atrium.read", async () => {
-    const t = await setup();
+  it("without declared reads the page has no atrium.read", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     await t.deliver(t.fake.resultFor(view(`<script>note("atrium", typeof window.atrium); note("in", String("atrium" in window)); done();</script>`)));
     expect(await t.notes()).toMatchObject({ atrium: "undefined", in: "false" });
   });
 
-  it("the page reaches no network: fetch, XMLHttpRequest, WebSocket, EventSource, sendBeacon, images, CSS and nested remote frames are blocked", async () => {
-    const t = await setup();
+  it("the page reaches no network: fetch, XMLHttpRequest, WebSocket, EventSource, sendBeacon, images, CSS and nested remote frames are blocked", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     const B = `http://127.0.0.1:${server.port}/beacon`;
-    const v = view(`<style>@import url("${B}/import.css"); @font-face { font-family: x; src: url("${B}/font.woff"); } .f { font-family: x; }</style>
+    const v = view(`<script>
+        var violations = [];
+        document.addEventListener("securitypolicyviolation", function (e) { violations.push(e.effectiveDirective); });
+      </script>
+      <style>@import url("${B}/import.css"); @font-face { font-family: x; src: url("${B}/font.woff"); } .f { font-family: x; }</style>
       <link rel="stylesheet" href="${B}/link.css"><link rel="prefetch" href="${B}/prefetch">
       <div class="f" style="background-image:url('${B}/bg.png')">styled</div>
       <script>
-        var violations = [];
-        document.addEventListener("securitypolicyviolation", function (e) { violations.push(e.effectiveDirective); });
         function settle(p, ms) { return Promise.race([p, new Promise(function (r) { setTimeout(function () { r("timeout"); }, ms); })]); }
         (async function () {
           try { await fetch("${B}/fetch"); note("fetch", "reached"); } catch (e) { note("fetch", "blocked"); }
@@ -284,10 +330,17 @@ describe("the atrium view shell in Chromium", () => {
             try { var s = new EventSource("${B}/sse"); s.onopen = function () { r("reached"); }; s.onerror = function () { s.close(); r("blocked"); }; }
             catch (e) { r("blocked"); }
           }), 3000));
-          try { note("sendBeacon", navigator.sendBeacon("${B}/sendbeacon", "x") ? "queued" : "blocked"); } catch (e) { note("sendBeacon", "blocked"); }
+          try { note("sendBeacon", "returned " + navigator.sendBeacon("${B}/sendbeacon", "x")); } catch (e) { note("sendBeacon", "threw"); }
           note("image", await settle(new Promise(function (r) { var i = new Image(); i.onload = function () { r("reached"); }; i.onerror = function () { r("blocked"); }; i.src = "${B}/img.png"; }), 3000));
           ["https://example.com/", "${B}/iframe"].forEach(function (src) { var f = document.createElement("iframe"); f.src = src; document.body.appendChild(f); });
-          try { new Worker("data:text/javascript,postMessage(1)"); note("worker", "created"); } catch (e) { note("worker", "blocked"); }
+          function worker(url) {
+            return settle(new Promise(function (r) {
+              try { var w = new Worker(url); w.onmessage = function () { r("reached"); }; w.onerror = function () { r("blocked"); }; }
+              catch (e) { r("blocked"); }
+            }), 3000);
+          }
+          note("worker-data", await worker("data:text/javascript,postMessage(1)"));
+          note("worker-blob", await worker(URL.createObjectURL(new Blob(["postMessage(1)"], { type: "text/javascript" }))));
           await new Promise(function (r) { setTimeout(r, 600); });
           note("violations", Array.from(new Set(violations)).sort().join(","));
           done();
@@ -297,16 +350,20 @@ describe("the atrium view shell in Chromium", () => {
     const notes = await t.notes();
     expect(notes).toMatchObject({
       fetch: "blocked", "fetch-remote": "blocked", xhr: "blocked", websocket: "blocked", eventsource: "blocked",
-      sendBeacon: "blocked", image: "blocked", worker: "blocked",
+      image: "blocked", "worker-data": "blocked", "worker-blob": "blocked",
     });
-    for (const d of ["connect-src", "img-src", "frame-src", "style-src-elem", "font-src", "worker-src"]) expect(notes.violations).toContain(d);
-    await sleep(300);
-    expect(t.requests.filter((u) => u.includes("beacon") || u.includes("example.com"))).toEqual([]);
+    expect(notes.sendBeacon).toMatch(/^returned /); // it only queues; the CSP drops it (no hit, no request below)
+    for (const d of ["connect-src", "img-src", "frame-src", "style-src", "font-src", "worker-src"]) expect(notes.violations).toContain(d);
+    // What Chromium did start for the page (CSS import and link, prefetch, XHR, font, background, SSE, image) failed on the CSP.
+    await expect.poll(() => t.failures.length, POLL).toBeGreaterThanOrEqual(8);
+    expect(t.failures.filter((f) => !f.endsWith(" csp"))).toEqual([]);
+    expect(t.responses.filter((u) => u.includes("beacon") || u.includes("example.com"))).toEqual([]);
     expect(t.fake.calls).toEqual([]);
   });
 
-  it("the page cannot read the shell's or the host's DOM, storage or cookies, open windows or submit forms", async () => {
-    const t = await setup();
+  it("the page cannot read the shell's or the host's DOM, storage or cookies, open windows or submit forms", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     const B = `http://127.0.0.1:${server.port}/beacon`;
     const v = view(`<form id="f" action="${B}/form" method="post" target="_blank"><input name="x" value="1"></form>
       <script>
@@ -335,27 +392,31 @@ describe("the atrium view shell in Chromium", () => {
       open: "null",
     });
     await sleep(300);
-    expect(t.requests.filter((u) => u.includes("beacon"))).toEqual([]);
+    expect(t.responses.filter((u) => u.includes("beacon"))).toEqual([]);
   });
 
-  it("the page cannot navigate its own frame or the host page to another URL", async () => {
-    const t = await setup();
+  it("the page cannot navigate its own frame or the host page to another URL", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     const B = `http://127.0.0.1:${server.port}/beacon`;
-    const v = view(`<a id="top" href="${B}/top" target="_top">top</a><script>
-      try { document.getElementById("top").click(); } catch (e) {}
-      setTimeout(function () { location.href = "${B}/navigate"; }, 100);
-      note("started", "yes"); done();
-    </script>`);
-    await t.deliver(t.fake.resultFor(v));
+    await t.deliver(t.fake.resultFor(view(`<a id="top" href="${B}/top" target="_top">top</a>
+      <button id="self" onclick="location.href = '${B}/navigate'">self</button><script>done();</script>`)));
     await t.notes();
-    await sleep(800);
+    await t.view.locator("#top").click();
+    await t.view.locator("#self").click();
+    await t.deliver(t.fake.resultFor(view(`<meta http-equiv="refresh" content="0;url=${B}/refresh"><p>refresh</p>`)));
+    // Both frame navigations hit the shell's frame-src; the top one hit the sandbox.
+    const framing = `Framing 'http://127.0.0.1:${server.port}/' violates the following Content Security Policy directive: "frame-src 'none'"`;
+    await expect.poll(() => [t.console.filter((m) => m.includes(framing)).length, t.console.filter((m) => m.includes("allow-top-navigation")).length], POLL).toEqual([2, 1]);
+    await sleep(300);
     expect(t.page.url()).toBe(server.url);
-    expect(t.requests.filter((u) => u.includes("beacon"))).toEqual([]);
+    expect(t.responses.filter((u) => u.includes("beacon"))).toEqual([]);
     expect(await t.page.evaluate(() => (globalThis as any).__ping())).toEqual({}); // the shell is still alive
   });
 
-  it("raw JSON-RPC posted by the page to parent or top never reaches the host", async () => {
-    const t = await setup();
+  it("raw JSON-RPC posted by the page to parent or top never reaches the host", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     const v = view(`<script>
       var call = { jsonrpc: "2.0", id: 9001, method: "tools/call", params: { name: "call_destructive_tool", arguments: { address: "fs.delete", args: {} } } };
       parent.postMessage(call, "*");
@@ -373,12 +434,13 @@ describe("the atrium view shell in Chromium", () => {
     expect(log.some((e) => e.data.params?.height === 9999)).toBe(false);
     expect((await t.hostSent()).some((e) => [9001, 9002, 9003].includes(e.data.id))).toBe(false);
     // The messages sent to top did arrive at the host window, from a window that is not the view's.
-    expect((await t.stray()).map((e) => e.data.id)).toEqual([9001, 9002]);
+    await expect.poll(async () => (await t.stray()).map((e) => e.data.id), POLL).toEqual([9001, 9002]);
     expect(t.fake.calls).toEqual([]);
   });
 
-  it("refuses reads with an undeclared key, an unknown name, __proto__ or non-object args without asking the host", async () => {
-    const t = await setup();
+  it("refuses reads with an undeclared key, an unknown name, __proto__ or non-object args without asking the host", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     t.fake.reads["tracker.list_issues"] = () => ({ rows: [] });
     const v = view(`<script>
       var attempts = [
@@ -419,8 +481,9 @@ describe("the atrium view shell in Chromium", () => {
     expect(methods(await t.hostLog())).not.toContain("tools/call");
   });
 
-  it("a ninth concurrent read is refused at once while eight are in flight", async () => {
-    const t = await setup();
+  it("a ninth concurrent read is refused at once while eight are in flight", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     t.fake.reads["tracker.list_issues"] = async (args) => { await gate; return { page: args.page }; };
@@ -435,8 +498,8 @@ describe("the atrium view shell in Chromium", () => {
       };
     </script>`, { issues: { address: "tracker.list_issues", viewArgs: ["page"] } });
     await t.deliver(t.fake.resultFor(v));
-    await expect.poll(() => t.fake.calls.length).toBe(8);
-    await expect.poll(() => t.view.locator("#out").textContent()).toContain("read 9: ");
+    await expect.poll(() => t.fake.calls.length, POLL).toBe(8);
+    await expect.poll(() => t.view.locator("#out").textContent(), POLL).toContain("read 9: ");
     let notes = parseNotes((await t.view.locator("#out").textContent()) ?? "");
     expect(Object.keys(notes)).toEqual(["read 9"]); // refused at once; the other eight still wait
     expect(notes["read 9"]).toBe("rate_limited atrium.read: at most 8 reads may be in flight at once; wait for one to settle and try again retryable=true");
@@ -444,7 +507,7 @@ describe("the atrium view shell in Chromium", () => {
     expect(t.fake.calls).toHaveLength(8);
 
     release();
-    await expect.poll(async () => Object.keys(parseNotes((await t.view.locator("#out").textContent()) ?? "")).length).toBe(9);
+    await expect.poll(async () => Object.keys(parseNotes((await t.view.locator("#out").textContent()) ?? "")).length, POLL).toBe(9);
     await t.view.locator("#more").click(); // slots are free again
     notes = await t.notes();
     for (let i = 1; i <= 8; i++) expect(notes[`read ${i}`]).toBe(`ok ${i}`);
@@ -452,8 +515,9 @@ describe("the atrium view shell in Chromium", () => {
     expect(t.fake.calls).toHaveLength(9);
   });
 
-  it("without serverTools, reads fail locally with a clear message and the view stays", async () => {
-    const t = await setup({ serverTools: false });
+  it("without serverTools, reads fail locally with a clear message and the view stays", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx, { serverTools: false });
     const v = view(`<h1 id="t">still here</h1><script>
       atrium.read("issues", { page: 2 }).then(function () { note("read", "resolved"); done(); },
         function (e) { note("read", e.code + " " + e.message); done(); });
@@ -466,8 +530,9 @@ describe("the atrium view shell in Chromium", () => {
     expect(t.fake.calls).toEqual([]);
   });
 
-  it("ignores messages from any window other than the host and the current page", async () => {
-    const t = await setup();
+  it("ignores messages from any window other than the host and the current page", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     t.fake.reads["tracker.list_issues"] = (args) => ({ page: args.page });
     const v = view(`<h1 id="t">legit</h1><script>
       // A frame nested inside the page posts a read straight to the shell (parent.parent).
@@ -492,14 +557,15 @@ describe("the atrium view shell in Chromium", () => {
     expect(t.fake.calls.map((c) => (c.args.args as any).page)).toEqual([1]);
   });
 
-  it("reports content height with size-changed, follows growth, and settles under a host that pins the height", async () => {
-    const t = await setup();
+  it("reports content height with size-changed, follows growth, and settles under a host that pins the height", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     await t.deliver(t.fake.resultFor(view(`<style>body { margin: 0 }</style><div id="box" style="height: 437px; background: #eef">box</div>`)));
-    await expect.poll(async () => (await t.sizes()).at(-1)).toBe(437);
+    await expect.poll(async () => (await t.sizes()).at(-1), POLL).toBe(437);
     await t.view.locator("#box").evaluate((el: any) => (el.style.height = "612px"));
-    await expect.poll(async () => (await t.sizes()).at(-1)).toBe(612);
+    await expect.poll(async () => (await t.sizes()).at(-1), POLL).toBe(612);
     await t.view.locator("#box").evaluate((el: any) => (el.style.height = "120px"));
-    await expect.poll(async () => (await t.sizes()).at(-1)).toBe(120); // shrinks too: content height, not viewport
+    await expect.poll(async () => (await t.sizes()).at(-1), POLL).toBe(120); // shrinks too: content height, not viewport
     const count = (await t.sizes()).length;
     await sleep(700);
     expect((await t.sizes()).length).toBe(count);
@@ -507,18 +573,20 @@ describe("the atrium view shell in Chromium", () => {
     expect(size.params).toEqual({ height: 120 });
   });
 
-  it("a page with html, body { height: 100% } does not start a size loop", async () => {
-    const t = await setup();
+  it("a page with html, body { height: 100% } does not start a size loop", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     await t.deliver(t.fake.resultFor(view(`<style>html, body { height: 100%; margin: 0 }</style><div style="height: 300px">tall</div>`)));
-    await expect.poll(async () => (await t.sizes()).at(-1)).toBe(300);
+    await expect.poll(async () => (await t.sizes()).at(-1), POLL).toBe(300);
     const count = (await t.sizes()).length;
     await sleep(1000);
     expect((await t.sizes()).length).toBe(count);
     expect(count).toBeLessThan(6);
   });
 
-  it("answers ui/resource-teardown with {} and ping with {}", async () => {
-    const t = await setup();
+  it("answers ui/resource-teardown with {} and ping with {}", async (ctx) => {
+    const { expect } = ctx;
+    const t = await setup(ctx);
     await t.initialized();
     expect(await t.page.evaluate(() => (globalThis as any).__teardown())).toEqual({});
     expect(await t.page.evaluate(() => (globalThis as any).__ping())).toEqual({});

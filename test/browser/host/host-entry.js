@@ -4,11 +4,13 @@
 // window.__hostCallTool(name, args), which the test provides with page.exposeFunction.
 //
 // Globals for the test:
-//   __mount(shellHtml, config)     create the iframe and bridge; config { serverTools, initDelayMs, initError, width }
+//   __mount(shellHtml, config)     create the iframe and bridge; config { serverTools, holdInit, initError, width }
+//   __releaseInit()                send the ui/initialize reply held by { holdInit: true }
 //   __initialized                  resolves when the view sent ui/notifications/initialized
 //   __deliverToolResult(result)    tool-input {arguments:{}} then tool-result (after initialized)
 //   __teardown(), __ping()         host → view requests
 //   __injectSibling(script)        a second sandboxed frame in the host page, running script
+//   __postToView(message)          post a raw message to the view's window (bypassing the bridge)
 //   __hostLog   [{seq, data}]      every message received from the view's window
 //   __hostSent  [{seq, data}]      every message the bridge sent to the view
 //   __stray     [{seq, data}]      messages that reached the host window from any other window
@@ -22,10 +24,8 @@ window.__hostSent = [];
 window.__stray = [];
 window.__sizes = [];
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
 window.__mount = async (shellHtml, config = {}) => {
-  const { serverTools = true, initDelayMs = 0, initError = false, width = 640 } = config;
+  const { serverTools = true, holdInit = false, initError = false, width = 640 } = config;
   const iframe = document.createElement("iframe");
   iframe.id = "shell";
   iframe.setAttribute("sandbox", "allow-scripts");
@@ -68,7 +68,7 @@ window.__mount = async (shellHtml, config = {}) => {
   const send = transport.send.bind(transport);
   transport.send = async (message, options) => {
     if (initId !== undefined && message.id === initId && ("result" in message || "error" in message)) {
-      if (initDelayMs) await sleep(initDelayMs);
+      if (holdInit) await new Promise((resolve) => (window.__releaseInit = resolve));
       if (initError) message = { jsonrpc: "2.0", id: message.id, error: { code: -32603, message: "test host refuses this view" } };
     }
     window.__hostSent.push({ seq: ++seq, data: message });
@@ -86,6 +86,7 @@ window.__mount = async (shellHtml, config = {}) => {
     await bridge.sendToolResult(result);
   };
   window.__teardown = () => bridge.teardownResource({});
+  window.__postToView = (message) => view.postMessage(message, "*");
   window.__ping = () => bridge.request({ method: "ping" }, EmptyResultSchema);
 };
 
