@@ -9,6 +9,7 @@ usage:
   atrium [serve] [--config FILE]   serve MCP on stdio (the default command)
   atrium doctor [--config FILE]    start every connector and report its health
   atrium demo [--out DIR]          a scripted session ending in a rendered view (HTML file)
+  atrium demo --serve [--port N]   the same, then a local MCP Apps host with the live view
   atrium --help | --version
 
 config lookup: --config FILE, then $ATRIUM_CONFIG, then ./atrium.json;
@@ -18,7 +19,7 @@ with none, atrium serves its embedded demo connector (a small service desk).
 async function main(argv: string[]): Promise<number | undefined> {
   if (argv.includes("--help") || argv.includes("-h")) { process.stderr.write(HELP); return 0; }
   if (argv.includes("--version") || argv.includes("-v")) { process.stdout.write(`${pkg.version}\n`); return 0; }
-  const [command = "serve"] = argv.filter((a, i) => !a.startsWith("-") && argv[i - 1] !== "--config" && argv[i - 1] !== "--out");
+  const [command = "serve"] = argv.filter((a, i) => !a.startsWith("-") && argv[i - 1] !== "--config" && argv[i - 1] !== "--out" && argv[i - 1] !== "--port");
   if (command === "demo") return (await import("./commands/demo.js")).demo(argv, pkg.version);
   if (command !== "serve" && command !== "doctor") { process.stderr.write(`atrium: unknown command ${command}\n\n${HELP}`); return 2; }
   // Loaded only for the commands that need them, so --help and --version stay instant.

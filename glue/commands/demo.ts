@@ -9,16 +9,22 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { binPath, demoServerPath } from "../paths.js";
 import { DESK_PROGRAM } from "../demo/desk-program.js";
+import { serveLiveView } from "../demo/live-host.js";
 
 export async function demo(argv: readonly string[], version: string): Promise<number> {
   const outFlag = argv.indexOf("--out");
   const outDir = outFlag >= 0 && argv[outFlag + 1] ? resolve(argv[outFlag + 1]) : mkdtempSync(join(tmpdir(), "atrium-demo-"));
+  const serveLive = argv.includes("--serve");
+  const portAt = argv.indexOf("--port");
+  const portFlag = portAt >= 0 ? Number(argv[portAt + 1]) : undefined;
   const work = mkdtempSync(join(tmpdir(), "atrium-demo-config-"));
   const configPath = join(work, "atrium.json");
-  writeFileSync(configPath, JSON.stringify({ mcpServers: { desk: { command: process.execPath, args: [demoServerPath] } }, atrium: { views: { delivery: "file", directory: outDir } } }));
+  // The session declares MCP Apps, so atrium offers the view inline; the operator setting
+  // "file" makes the first run write the offline file a person can open without a host.
+  writeFileSync(configPath, JSON.stringify({ mcpServers: { desk: { command: process.execPath, args: [demoServerPath] } }, atrium: { views: { delivery: serveLive ? "auto" : "file", directory: outDir } } }));
 
   const say = (s = "") => process.stdout.write(`${s}\n`);
-  const client = new Client({ name: "atrium-demo", version }, { capabilities: {} });
+  const client = new Client({ name: "atrium-demo", version }, { capabilities: serveLive ? ({ extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } as never) : {} });
   const transport = new StdioClientTransport({ command: process.execPath, args: [binPath, "--config", configPath], stderr: "pipe" });
   const call = async (name: string, args: Record<string, unknown>) => client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, { timeout: 60_000 });
   try {
@@ -33,15 +39,26 @@ export async function demo(argv: readonly string[], version: string): Promise<nu
     say(`3. search_tools "open incidents" (${ms(t)}):`);
     for (const r of found.results.slice(0, 3)) say(`     ${r.address.padEnd(26)} ${r.safety.padEnd(9)} ${r.score}  ${r.description}`);
     t = performance.now();
-    const run = (await call("execute_code", { code: DESK_PROGRAM, diagnostics: true })).structuredContent as any;
+    const runResult = await call("execute_code", { code: DESK_PROGRAM, diagnostics: true });
+    const run = runResult.structuredContent as any;
     if (!run.ok) throw new Error(`the demo program failed: ${JSON.stringify(run.error)}`);
     say(`4. execute_code: one program made ${run.diagnostics.hostCalls} host calls through atrium.batch in ${ms(t)} and returned only the summary the model reads:`);
     say(`     ${JSON.stringify(run.value)}`);
     const refused = (await call("call_tool", { address: "desk.close_incident", args: { id: "INC-1042", resolution: "demo" } })).structuredContent as any;
     say(`5. call_tool desk.close_incident → refused: ${refused.error.code} (retryable: ${refused.error.retryable}); next: ${refused.error.nextAction.tool}, after the person approves`);
-    say(`6. the program's view (${run.view.delivery} delivery; an MCP Apps host would show it inline):`);
-    say(`     ${run.view.path}`);
-    say(`   open it in a browser; it runs sandboxed and offline (refresh and drill-down need a live host).`);
+    if (!serveLive) {
+      say(`6. the program's view (${run.view.delivery} delivery; an MCP Apps host would show it inline):`);
+      say(`     ${run.view.path}`);
+      say(`   open it in a browser; it runs sandboxed and offline (refresh and drill-down need a live host:`);
+      say(`   run \`atrium demo --serve\` for a local MCP Apps host where they work).`);
+      return 0;
+    }
+    say(`6. the program's view was delivered ${run.view.delivery} (this session declared MCP Apps), with the shell ui://atrium/view/v1`);
+    const shell = await client.readResource({ uri: "ui://atrium/view/v1" });
+    const live = await serveLiveView({ shell: (shell.contents[0] as { text: string }).text, result: runResult, version, callTool: (name, args) => call(name, args), port: portFlag });
+    say(`7. live view: ${live.url}  (a local MCP Apps host; refresh and drill-down call atrium). Ctrl-C to stop.`);
+    await new Promise<void>((resolve) => { process.once("SIGINT", resolve); process.once("SIGTERM", resolve); });
+    live.server.close();
     return 0;
   } finally {
     await client.close().catch(() => {});

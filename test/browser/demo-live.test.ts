@@ -1,0 +1,56 @@
+// `atrium demo --serve` in Chromium: the scripted session ends in a local MCP Apps host where the
+// service-desk view renders from atrium's shell and its refresh and drill-down reads work.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdir } from "node:fs/promises";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./chromium.js";
+import { atriumBin } from "../harness/atrium-client.js";
+
+let browser: Browser;
+let demo: ChildProcess;
+let url: string;
+let out = "";
+
+beforeAll(async () => {
+  demo = spawn(process.execPath, [atriumBin, "demo", "--serve"], { stdio: ["ignore", "pipe", "pipe"] });
+  demo.stdout!.on("data", (c) => { out += c; });
+  [browser, url] = await Promise.all([
+    launchChromium(),
+    new Promise<string>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no live URL from atrium demo --serve:\n${out}`)), 60_000);
+      demo.stdout!.on("data", () => { const m = /live view: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out); if (m) { clearTimeout(t); resolve(m[1]); } });
+    }),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  demo?.kill("SIGINT");
+});
+
+describe("atrium demo --serve", () => {
+  it("serves the live service-desk view: it renders, refreshes and drills down through atrium", async () => {
+    expect(out).toContain("delivered inline");
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    page.setDefaultTimeout(20_000);
+    await page.goto(url);
+    const view = page.frameLocator("#shell").frameLocator("#view");
+    await view.locator("tr.row").first().waitFor();
+    const rows = await view.locator("tr.row").count();
+    expect(rows).toBeGreaterThan(5);
+    await view.locator("#bar").evaluate((el) => { el.textContent = ""; });
+    await view.locator("#refresh").click();
+    await expect.poll(() => view.locator("#bar").textContent(), { timeout: 20_000 }).toMatch(/^\d+ active incidents/);
+    await view.locator("tr.row").nth(1).click();
+    await expect.poll(() => view.locator("#detail").textContent(), { timeout: 20_000 }).toMatch(/INC-\d+ — .*opened/);
+    await mkdir("test-artifacts", { recursive: true });
+    await page.screenshot({ path: "test-artifacts/demo-view-live.png", fullPage: true });
+    await page.close();
+  });
+
+  it("the demo host forwards only call_tool and get_view to atrium", async () => {
+    const r = await fetch(new URL("/call", url), { method: "POST", body: JSON.stringify({ name: "call_destructive_tool", arguments: { address: "desk.close_incident", args: { id: "INC-1042", resolution: "x" } } }) });
+    expect(r.status).toBe(400);
+    expect((await r.json()).error).toContain("forwards only call_tool and get_view");
+  });
+});
