@@ -5,6 +5,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { createApp } from "../app.js";
 import type { AtriumConfig } from "../config/schema.js";
 
+const WARM_WAIT_MS = 5000;
+
 export async function serve(config: AtriumConfig, source: string, version: string): Promise<void> {
   const app = createApp(config, version);
   let stopping = false;
@@ -21,8 +23,12 @@ export async function serve(config: AtriumConfig, source: string, version: strin
   process.stdin.on("end", () => void stop(0));
   process.stdin.on("close", () => void stop(0));
 
-  await app.server.connect(new StdioServerTransport());
+  // Connectors start now, in parallel; the sandbox workers warm up before the first message is
+  // read (the host's initialize waits in the pipe), so the first program finds them ready.
   const started = app.registry.startAll();
+  // Bounded: a worker that fails or stalls never holds the server back (runs replace it).
+  await Promise.race([app.pool.warm().catch(() => {}), new Promise((r) => setTimeout(r, WARM_WAIT_MS).unref())]);
+  await app.server.connect(new StdioServerTransport());
   if (process.stderr.isTTY) started.then(() => process.stderr.write(banner(app, source, version)));
 }
 

@@ -28,6 +28,13 @@ port.on("message", (m: ToWorker) => {
   if (m.type === "run") void run(m).then((outcome) => post({ type: "done", runId: m.runId, outcome }));
   else onHostResult?.(m.callId, m.ok, m.json);
 });
+// Warm-up: one throwaway run pays for the first runtime, context, prelude and core load here,
+// so the first real program is as fast as the tenth.
+{
+  const c = core();
+  const d = (b: number) => c.limitDefault(b);
+  await run({ type: "run", runId: 0, code: "async () => 1", aliases: [], catalogVersion: 0, limits: { cpuMs: d(Budget.program_cpu_ms), heapBytes, stackBytes: d(Budget.sandbox_stack_bytes), logChars: d(Budget.log_chars), emitBytes: d(Budget.emit_bytes), emitBlocks: d(Budget.emit_blocks) } });
+}
 post({ type: "ready" });
 
 const budgetError = (budget: "emit_blocks" | "emit_bytes", limit: number, used: number, requested: number) => JSON.stringify(overBudget(budget, limit, used, requested).toJSON());
