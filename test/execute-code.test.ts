@@ -7,11 +7,7 @@ import { RawStdioPeer } from "./fixtures/raw-stdio.js";
 
 let a: Atrium;
 const run = async (code: string, extra: Record<string, unknown> = {}) => (await a.call("execute_code", { code, ...extra })) as any;
-const value = async (code: string) => {
-  const r = await run(code);
-  if (!r.structuredContent?.ok) throw new Error(`program failed: ${JSON.stringify(r.structuredContent)}`);
-  return r.structuredContent.value;
-};
+const value = (code: string) => a.value(code);
 
 beforeAll(async () => {
   a = await startAtrium({

@@ -21,6 +21,8 @@ export interface Atrium {
   call(name: string, args?: Record<string, unknown>, timeout?: number): Promise<CallToolResult>;
   /** The JSON body of a meta-tool result (its structuredContent). */
   json(name: string, args?: Record<string, unknown>): Promise<any>;
+  /** Runs a program with execute_code and returns its value; throws with the envelope if it failed. */
+  value(code: string): Promise<any>;
   close(): Promise<void>;
   dir: string;
 }
@@ -51,6 +53,11 @@ export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?
     async json(name, a) {
       const r = await call(name, a);
       return r.structuredContent;
+    },
+    async value(code) {
+      const r = (await call("execute_code", { code })) as { isError?: boolean; structuredContent?: any };
+      if (r.isError || !r.structuredContent?.ok) throw new Error(`program failed: ${JSON.stringify(r.structuredContent)}`);
+      return r.structuredContent.value;
     },
     async close() {
       await client.close().catch(() => {});
