@@ -2,6 +2,7 @@
 // to completion, follow tools/list_changed, restart with backoff after a crash, and turn
 // every failure of a call into a typed error.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectorConfig } from "../config/schema.js";
 import { AtriumError, clampEcho } from "../errors.js";
@@ -173,6 +174,12 @@ export class Connector {
   private callError(name: string, e: unknown, opts: { timeoutMs: number; signal?: AbortSignal }): AtriumError {
     const details = { connector: this.id, tool: name };
     if (opts.signal?.aborted) return new AtriumError("cancelled", `the call to ${this.id}.${name} was cancelled`, { details });
+    // A remote server's HTTP status (StreamableHTTPError carries it as `code`).
+    if (e instanceof StreamableHTTPError) {
+      if (e.code === 429) return new AtriumError("rate_limited", `${this.id} is rate limiting calls (HTTP 429); wait and retry`, { details });
+      if (e.code === 401 || e.code === 403) return new AtriumError("auth_required", `${this.id} refused the credentials in its headers (HTTP ${e.code}); the operator must update them`, { details });
+      if (e.code !== undefined && e.code >= 500) return new AtriumError("unavailable", `${this.id} answered HTTP ${e.code}`, { details });
+    }
     if (e instanceof McpError) {
       if (e.code === McpErrorCode.RequestTimeout) return new AtriumError("timeout", `${this.id}.${name} did not answer within ${opts.timeoutMs} ms`, { details });
       if (e.code === McpErrorCode.ConnectionClosed) return this.unavailable();
