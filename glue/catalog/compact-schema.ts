@@ -2,6 +2,7 @@
 // that help build valid arguments, none of the noise, bounded in depth, breadth and size.
 // Never used for validation (the original schema is), so markers may be added.
 import { clampText } from "./describe.js";
+import { isJsonObject } from "../json-object.js";
 
 export const MAX_SCHEMA_DEPTH = 8; // a node at this nesting depth becomes {}
 export const MAX_ENUM_VALUES = 20;
@@ -22,7 +23,7 @@ const NUMERIC_KEYS = [
 const VARIANT_KEYS = ["anyOf", "oneOf", "allOf"] as const;
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Json => isJsonObject(v);
 
 /** Define an own data property: never runs a setter, whatever the key ("__proto__" is dropped anyway). */
 function put(target: Json, key: string, value: unknown): void {

@@ -9,6 +9,7 @@ import {
   STDIO_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
   type AtriumConfig, type ConfigError, type ConnectorConfig, type ResultsConfig, type SandboxConfig, type ValidationResult, type ViewsConfig,
 } from "./schema.js";
+import { isJsonObject } from "../json-object.js";
 
 type Obj = Record<string, unknown>;
 
@@ -298,7 +299,7 @@ function at(path: string, key: string, ctx: Ctx): string {
 }
 
 const show = (s: string, ctx: Ctx): string => JSON.stringify(s.length > ctx.clampChars ? `${s.slice(0, ctx.clampChars)}…` : s);
-const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Obj => isJsonObject(v);
 const own = (obj: unknown, key: string): unknown => (isObject(obj) && Object.hasOwn(obj, key) ? obj[key] : undefined);
 const typeName = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 const expected = (what: string, v: unknown): string => `expected ${what}, got ${typeName(v)}`;

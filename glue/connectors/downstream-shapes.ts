@@ -2,6 +2,7 @@
 // loose schemas and checked here, so one malformed field becomes a typed error or a
 // malformed-hint fact instead of an exception that loses the whole catalog.
 import { z } from "zod";
+import { isJsonObject } from "../json-object.js";
 
 export const LooseResult = z.looseObject({});
 
@@ -14,7 +15,7 @@ export interface DownstreamTool {
   annotations: unknown;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = isJsonObject;
 
 /** The usable tools of one tools/list page; entries without a string name are skipped. */
 export function readToolsPage(result: Record<string, unknown>): { tools: DownstreamTool[]; nextCursor?: string; skipped: number } {

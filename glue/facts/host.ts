@@ -2,8 +2,9 @@
 // spec/host-detection.md. Shapes only; the core decides what they mean.
 import type { Core, HostFacts } from "../core.js";
 import { DeliveryOverride, ExtState, MimeState, UI_EXTENSION_ID } from "../generated/spec.js";
+import { isJsonObject } from "../json-object.js";
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isPlainObject = isJsonObject;
 
 export type DeliveryOverrideName = keyof typeof DeliveryOverride;
 

@@ -8,6 +8,7 @@ import { capText } from "../results/cap.js";
 import { projectFields, ProjectionError } from "../results/project.js";
 import type { ResultStash } from "../results/stash.js";
 import { unwrapToolResult } from "../results/unwrap.js";
+import { isJsonObject } from "../json-object.js";
 
 export type ResultMode = "mcp" | "value";
 
@@ -60,4 +61,4 @@ export function shapeCallResult(result: ToolResult, opts: { mode: ResultMode; fi
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = isJsonObject;

@@ -3,12 +3,13 @@
 // manifest; `at` names the offending binding or key.
 import type { Core } from "../core.js";
 import { AddressShape, ListShape, Resolution, ValueShape, ViewCheck } from "../generated/spec.js";
+import { isJsonObject } from "../json-object.js";
 
 export interface ManifestVerdict { code: ViewCheck; at?: string }
 /** Resolves an address to its current class, or "unknown". */
 export type ResolveAddress = (address: string) => keyof typeof Resolution;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isPlainObject = isJsonObject;
 const shapeOf = (v: unknown): ValueShape => (v === undefined ? ValueShape.absent : isPlainObject(v) ? ValueShape.object : ValueShape.other);
 
 export function checkManifest(core: Core, reads: unknown, resolve: ResolveAddress): ManifestVerdict {
