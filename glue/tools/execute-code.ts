@@ -2,7 +2,7 @@
 // makes goes through the run's bridge (budgets from the core, invoke.ts for calls); the
 // result envelope is the core's decision.
 import { z } from "zod";
-import { defineTool } from "./meta-tool.js";
+import { defineTool, type ToolContext } from "./meta-tool.js";
 import { buildAliases, GUEST_GLOBALS, toIdentifier } from "../sandbox/aliases.js";
 import { RunBridge } from "../sandbox/bridge.js";
 import { programResult } from "../results/program-result.js";
@@ -45,7 +45,7 @@ export const executeCode = (config: AtriumConfig) =>
       await ctx.registry.settled();
       const s = ctx.config.sandbox;
       const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes }, ctx.signal, ctx.progress);
-      const aliases = buildAliases(ctx.catalog.entries(), ctx.registry.connectors.filter((c) => c.state !== "disabled").map((c) => c.id));
+      const aliases = aliasesFor(ctx);
       const outcome = await ctx.pool.run(
         { code: args.code, aliases, catalogVersion: ctx.catalog.version, catalog: ctx.catalog.classes(), limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks } },
         { onHostCall: (call) => bridge.handle(call), wallMs: s.programWallMs, signal: ctx.signal },
@@ -71,3 +71,15 @@ export const executeCode = (config: AtriumConfig) =>
   });
 
 const round = (n: number) => Math.round(n * 100) / 100;
+
+/** Guest globals per catalog, rebuilt only when that catalog changes (not on every run). */
+const aliasCache = new WeakMap<ToolContext["catalog"], { version: number; aliases: ReturnType<typeof buildAliases> }>();
+function aliasesFor(ctx: ToolContext) {
+  const version = ctx.catalog.version;
+  let hit = aliasCache.get(ctx.catalog);
+  if (hit?.version !== version) {
+    hit = { version, aliases: buildAliases(ctx.catalog.entries(), ctx.registry.connectors.filter((c) => c.state !== "disabled").map((c) => c.id)) };
+    aliasCache.set(ctx.catalog, hit);
+  }
+  return hit.aliases;
+}
