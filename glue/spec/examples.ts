@@ -6,6 +6,7 @@ import { hostFacts, type DeliveryOverrideName } from "../facts/host.js";
 import { hintOf } from "../facts/annotations.js";
 import { checkManifest } from "../views/manifest.js";
 import { codeOf, type Example, type Spec } from "./parse.js";
+import { codeName } from "../code-names.js";
 
 export interface ExampleResult { example: Example; pass: boolean; vacuous: boolean; actual: Record<string, unknown>; error?: string }
 export interface ExamplesReport { results: ExampleResult[]; passed: number; total: number; vacuous: number; clausesWithoutExample: string[] }
@@ -14,8 +15,7 @@ type Runner = (core: Core, spec: Spec, given: Record<string, any>) => Record<str
 
 function nameOf(spec: Spec, table: string, code: number): string {
   const t = spec.codes.find((c) => c.enum === table);
-  const hit = t && Object.entries(t.values).find(([, v]) => v === code);
-  return hit ? hit[0] : `#${code}`;
+  return (t && codeName(t.values, code)) ?? `#${code}`;
 }
 /** Spec JSON cannot hold NaN or infinities; examples spell them as strings. */
 const num = (v: unknown): number => (v === "NaN" ? NaN : v === "Infinity" ? Infinity : v === "-Infinity" ? -Infinity : (v as number));
