@@ -4,4 +4,4 @@ export { mimeIsApp, detectHost } from "./host";
 export { classifyTool } from "./readonly";
 export { nameIsValid, vmBegin, vmBinding, vmKey, vmAddress, vmFixedArgs, vmFixedKey, vmViewArgs, vmViewKey } from "./manifest";
 export { limitDefault, limitMin, limitMax, limitAccepts, budgetCheck, budgetRoom } from "./budgets";
-export { envelope, errorRetryable } from "./envelope";
+export { envelope, errorRetryable, errorRetryableWhen } from "./envelope";

@@ -1,4 +1,4 @@
-// Result envelope and error retryability (spec/envelope.md, E1–E7).
+// Result envelope and error retryability (spec/envelope.md, E1–E8).
 import { Delivery, EnvelopeFlag, ErrorCode, ViewState } from "./generated/spec";
 
 /** E1–E6: the set of EnvelopeFlag bits the result carries. */
@@ -27,4 +27,10 @@ export function envelope(success: bool, view: i32, blocks: f64, delivery: i32): 
 export function errorRetryable(code: i32): i32 {
   if (code < ErrorCode.unknown_address || code > ErrorCode.auth_required) return -1;
   return code == ErrorCode.timeout || code == ErrorCode.unavailable || code == ErrorCode.rate_limited || code == ErrorCode.executor_overloaded ? 1 : 0;
+}
+
+/** E8: `unavailable` is retryable only while a recovery is pending; other codes as E7. */
+export function errorRetryableWhen(code: i32, recovering: bool): i32 {
+  if (code == ErrorCode.unavailable) return recovering ? 1 : 0;
+  return errorRetryable(code);
 }

@@ -1,5 +1,5 @@
-// Read-only classification (spec/read-only.md, R1–R9). Fails closed.
-import { ClassReason, Hint, Operator, ToolClass } from "./generated/spec";
+// Read-only classification (spec/read-only.md, R1–R11). Fails closed.
+import { ClassReason, Hint, Listing, Operator, ToolClass } from "./generated/spec";
 
 /** Packs a decision: class | reason << 4. */
 function pack(cls: i32, reason: i32): i32 {
@@ -21,10 +21,12 @@ function markedDestructive(ro: i32, de: i32): bool {
   return de == Hint.true_ || de == Hint.malformed || (ro == Hint.false_ && de == Hint.absent);
 }
 
-export function classifyTool(ro: i32, de: i32, op: i32): i32 {
-  if (ro < Hint.absent || ro > Hint.malformed || de < Hint.absent || de > Hint.malformed || op < Operator.none || op > Operator.demote) {
+export function classifyTool(ro: i32, de: i32, op: i32, listing: i32): i32 {
+  if (ro < Hint.absent || ro > Hint.malformed || de < Hint.absent || de > Hint.malformed || op < Operator.none || op > Operator.demote || listing < Listing.settled || listing > Listing.duplicate) {
     return pack(ToolClass.approval, ClassReason.invalid_facts); // R9
   }
+  if (listing == Listing.refreshing) return pack(ToolClass.approval, ClassReason.listing_refreshing); // R10
+  if (listing == Listing.duplicate) return pack(ToolClass.approval, ClassReason.duplicate_name); // R11
   if (op == Operator.demote) return pack(ToolClass.approval, ClassReason.operator_demoted); // R6
   const base = annotated(ro, de);
   if (op != Operator.promote || (base & 15) == ToolClass.read_only) return base;

@@ -12,7 +12,7 @@ interface CoreExports {
   __unpin(ptr: number): void;
   mimeIsApp(s: number): number;
   detectHost(ext: number, mime: number, appMime: number, choice: number, fileFallback: number): number;
-  classifyTool(ro: number, de: number, op: number): number;
+  classifyTool(ro: number, de: number, op: number, listing: number): number;
   nameIsValid(s: number): number;
   vmBegin(shape: number, count: number): number;
   vmBinding(name: number, shape: number): number;
@@ -30,6 +30,7 @@ interface CoreExports {
   budgetRoom(b: number, used: number, limit: number): number;
   envelope(success: number, view: number, blocks: number, delivery: number): number;
   errorRetryable(code: number): number;
+  errorRetryableWhen(code: number, recovering: number): number;
 }
 
 export interface HostFacts { ext: number; mime: number; appMime: boolean; override: number; fileFallback: boolean }
@@ -39,7 +40,7 @@ export interface ToolDecision { class: ToolClass; reason: ClassReason }
 export interface Core {
   mimeIsApp(mimeType: string): boolean;
   detectHost(facts: HostFacts): HostDecision;
-  classifyTool(readOnlyHint: number, destructiveHint: number, operator: number): ToolDecision;
+  classifyTool(readOnlyHint: number, destructiveHint: number, operator: number, listing: number): ToolDecision;
   nameIsValid(name: string): boolean;
   /** The manifest walk (spec/view-manifest.md); each step answers a ViewCheck code. */
   manifest: {
@@ -61,6 +62,8 @@ export interface Core {
   /** EnvelopeFlag bits. */
   envelope(success: boolean, view: number, blocks: number, delivery: number): number;
   errorRetryable(code: number): -1 | 0 | 1;
+  /** E8: `unavailable` depends on whether a recovery is pending. */
+  errorRetryableWhen(code: number, recovering: boolean): -1 | 0 | 1;
 }
 
 /** Thrown when the wasm traps; the instance is replaced before the throw, so the next call works. */
@@ -109,9 +112,9 @@ export function createCore(bytes: Uint8Array): Core {
         const p = x.detectHost(i32(f.ext), i32(f.mime), flag(f.appMime), i32(f.override), flag(f.fileFallback));
         return { kind: (p & 0xf) as HostKind, reason: ((p >> 4) & 0xff) as HostReason, delivery: ((p >> 12) & 0xf) as Delivery, deliveryReason: ((p >> 16) & 0xff) as DeliveryReason };
       }),
-    classifyTool: (ro, de, op) =>
+    classifyTool: (ro, de, op, listing) =>
       call("classifyTool", () => {
-        const p = x.classifyTool(i32(ro), i32(de), i32(op));
+        const p = x.classifyTool(i32(ro), i32(de), i32(op), i32(listing));
         return { class: (p & 0xf) as ToolClass, reason: ((p >> 4) & 0xff) as ClassReason };
       }),
     nameIsValid: (s) => call("nameIsValid", () => x.nameIsValid(str(s)) === 1),
@@ -132,6 +135,7 @@ export function createCore(bytes: Uint8Array): Core {
     budgetRoom: (b, used, limit) => call("budgetRoom", () => x.budgetRoom(i32(b), f64(used), f64(limit))),
     envelope: (success, view, blocks, delivery) => call("envelope", () => x.envelope(flag(success), i32(view), f64(blocks), i32(delivery))),
     errorRetryable: (code) => call("errorRetryable", () => x.errorRetryable(i32(code)) as -1 | 0 | 1),
+    errorRetryableWhen: (code, recovering) => call("errorRetryableWhen", () => x.errorRetryableWhen(i32(code), flag(recovering)) as -1 | 0 | 1),
   };
 }
 

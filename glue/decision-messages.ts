@@ -14,6 +14,8 @@ export const classReasonText: Record<ClassReasonName, string> = {
   operator_promoted: "the operator declared it read-only (readOnlyTools)",
   promotion_refused_destructive: "the operator listed it in readOnlyTools, but the server marks it destructive, so it stays behind approval",
   invalid_facts: "the classification facts were out of range",
+  listing_refreshing: "the server announced that its tool list changed and the new list is not in yet",
+  duplicate_name: "the server lists this name more than once, so which definition a call reaches is unclear",
 };
 
 export const hostReasonText: Record<HostReasonName, string> = {

@@ -16,15 +16,18 @@ export class AtriumError extends Error {
   readonly code: ErrorCodeName;
   readonly nextAction?: NextAction;
   readonly details?: Record<string, unknown>;
-  constructor(code: ErrorCodeName, message: string, extra: { nextAction?: NextAction; details?: Record<string, unknown> } = {}) {
+  /** For `unavailable`: whether atrium will try again by itself (spec/envelope.md E8). */
+  readonly recovering: boolean;
+  constructor(code: ErrorCodeName, message: string, extra: { nextAction?: NextAction; details?: Record<string, unknown>; recovering?: boolean } = {}) {
     super(message);
     this.name = "AtriumError";
     this.code = code;
     this.nextAction = extra.nextAction;
     this.details = extra.details;
+    this.recovering = extra.recovering ?? true;
   }
   get retryable(): boolean {
-    return core().errorRetryable(ErrorCode[this.code]) === 1;
+    return core().errorRetryableWhen(ErrorCode[this.code], this.recovering) === 1;
   }
   toJSON(): ErrorBody {
     return { code: this.code, message: this.message, retryable: this.retryable, ...(this.nextAction && { nextAction: this.nextAction }), ...(this.details && { details: this.details }) };

@@ -26,6 +26,15 @@ export enum Budget {
   connector_start_ms = 23,
   connector_restart_max_ms = 24,
   stderr_ring_bytes = 25,
+  request_line_bytes = 26,
+  request_depth = 27,
+  search_query_chars = 28,
+  error_text_chars = 29,
+  connector_start_retries = 30,
+  connector_backoff_first_ms = 31,
+  nesting_depth = 32,
+  view_files_kept = 33,
+  view_file_age_ms = 34,
 }
 
 export enum BudgetCheck {
@@ -146,6 +155,12 @@ export enum Operator {
   demote = 2,
 }
 
+export enum Listing {
+  settled = 0,
+  refreshing = 1,
+  duplicate = 2,
+}
+
 export enum ToolClass {
   approval = 0,
   read_only = 1,
@@ -161,6 +176,8 @@ export enum ClassReason {
   operator_promoted = 7,
   promotion_refused_destructive = 8,
   invalid_facts = 9,
+  listing_refreshing = 10,
+  duplicate_name = 11,
 }
 
 export enum ViewCheck {
@@ -220,7 +237,7 @@ export const VIEW_KEY_CHARS_MAX: i32 = 128;
 export const BINDING_NAME_CHARS_MAX: i32 = 64;
 
 /** Budget ids run 1..BUDGET_COUNT; index 0 is unused. */
-export const BUDGET_COUNT: i32 = 25;
+export const BUDGET_COUNT: i32 = 34;
 export const BUDGET_DEFAULT: StaticArray<f64> = [
   0, // padding: budget ids start at 1
   20, // host_calls
@@ -245,9 +262,18 @@ export const BUDGET_DEFAULT: StaticArray<f64> = [
   200, // echo_clamp_chars
   32, // executor_queue
   2, // sandbox_workers
-  10000, // connector_start_ms
+  60000, // connector_start_ms
   30000, // connector_restart_max_ms
   16384, // stderr_ring_bytes
+  8388608, // request_line_bytes
+  64, // request_depth
+  512, // search_query_chars
+  2000, // error_text_chars
+  5, // connector_start_retries
+  250, // connector_backoff_first_ms
+  2, // nesting_depth
+  50, // view_files_kept
+  604800000, // view_file_age_ms
 ];
 export const BUDGET_MIN: StaticArray<f64> = [
   0, // padding: budget ids start at 1
@@ -276,6 +302,15 @@ export const BUDGET_MIN: StaticArray<f64> = [
   500, // connector_start_ms
   1000, // connector_restart_max_ms
   1024, // stderr_ring_bytes
+  65536, // request_line_bytes
+  16, // request_depth
+  16, // search_query_chars
+  100, // error_text_chars
+  0, // connector_start_retries
+  10, // connector_backoff_first_ms
+  1, // nesting_depth
+  1, // view_files_kept
+  60000, // view_file_age_ms
 ];
 export const BUDGET_MAX: StaticArray<f64> = [
   0, // padding: budget ids start at 1
@@ -301,7 +336,16 @@ export const BUDGET_MAX: StaticArray<f64> = [
   4096, // echo_clamp_chars
   1024, // executor_queue
   16, // sandbox_workers
-  120000, // connector_start_ms
+  600000, // connector_start_ms
   600000, // connector_restart_max_ms
   1048576, // stderr_ring_bytes
+  67108864, // request_line_bytes
+  1024, // request_depth
+  8192, // search_query_chars
+  100000, // error_text_chars
+  100, // connector_start_retries
+  60000, // connector_backoff_first_ms
+  8, // nesting_depth
+  10000, // view_files_kept
+  2592000000, // view_file_age_ms
 ];

@@ -75,7 +75,7 @@ export class Catalog {
       const { readOnlyTools, approvalTools } = connector.config;
       for (const tool of connector.tools) {
         const op = operatorOf(readOnlyTools.includes(tool.name), approvalTools.includes(tool.name));
-        const d = this.core.classifyTool(hintOf(tool.annotations, "readOnlyHint"), hintOf(tool.annotations, "destructiveHint"), op);
+        const d = this.core.classifyTool(hintOf(tool.annotations, "readOnlyHint"), hintOf(tool.annotations, "destructiveHint"), op, 0);
         entries.push({
           address: `${connector.id}.${tool.name}`,
           connectorId: connector.id,

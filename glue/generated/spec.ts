@@ -26,7 +26,16 @@ export const Budget = {
   sandbox_workers: 22,
   connector_start_ms: 23,
   connector_restart_max_ms: 24,
-  stderr_ring_bytes: 25
+  stderr_ring_bytes: 25,
+  request_line_bytes: 26,
+  request_depth: 27,
+  search_query_chars: 28,
+  error_text_chars: 29,
+  connector_start_retries: 30,
+  connector_backoff_first_ms: 31,
+  nesting_depth: 32,
+  view_files_kept: 33,
+  view_file_age_ms: 34
 } as const;
 export type Budget = (typeof Budget)[keyof typeof Budget];
 export type BudgetName = keyof typeof Budget;
@@ -177,6 +186,14 @@ export const Operator = {
 export type Operator = (typeof Operator)[keyof typeof Operator];
 export type OperatorName = keyof typeof Operator;
 
+export const Listing = {
+  settled: 0,
+  refreshing: 1,
+  duplicate: 2
+} as const;
+export type Listing = (typeof Listing)[keyof typeof Listing];
+export type ListingName = keyof typeof Listing;
+
 export const ToolClass = {
   approval: 0,
   read_only: 1
@@ -193,7 +210,9 @@ export const ClassReason = {
   operator_demoted: 6,
   operator_promoted: 7,
   promotion_refused_destructive: 8,
-  invalid_facts: 9
+  invalid_facts: 9,
+  listing_refreshing: 10,
+  duplicate_name: 11
 } as const;
 export type ClassReason = (typeof ClassReason)[keyof typeof ClassReason];
 export type ClassReasonName = keyof typeof ClassReason;

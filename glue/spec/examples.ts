@@ -32,7 +32,7 @@ const host: Runner = (core, spec, g) => {
 const readOnly: Runner = (core, spec, g) => {
   const ro = "annotations" in g ? hintOf(g.annotations, "readOnlyHint") : codeOf(spec, "Hint", g.readOnlyHint);
   const de = "annotations" in g ? hintOf(g.annotations, "destructiveHint") : codeOf(spec, "Hint", g.destructiveHint);
-  const d = core.classifyTool(ro, de, codeOf(spec, "Operator", g.operator));
+  const d = core.classifyTool(ro, de, codeOf(spec, "Operator", g.operator), "listing" in g ? codeOf(spec, "Listing", g.listing) : 0);
   return { class: nameOf(spec, "ToolClass", d.class), reason: nameOf(spec, "ClassReason", d.reason) };
 };
 
@@ -74,7 +74,8 @@ const budgets: Runner = (core, spec, g) => {
 
 const envelope: Runner = (core, spec, g) => {
   if ("error" in g) {
-    const r = core.errorRetryable(codeOf(spec, "ErrorCode", g.error));
+    const code = codeOf(spec, "ErrorCode", g.error);
+    const r = "recovering" in g ? core.errorRetryableWhen(code, g.recovering === true) : core.errorRetryable(code);
     return { retryable: r === -1 ? -1 : r === 1 };
   }
   const bits = core.envelope(g.success, codeOf(spec, "ViewState", g.view), num(g.blocks), codeOf(spec, "Delivery", g.delivery));

@@ -19,7 +19,7 @@ export function benchCore(): [string, Stats, string][] {
   const c = core();
   const reads = { incidents: { address: "desk.list_incidents", fixedArgs: { status: "open" }, viewArgs: ["cursor", "limit"] }, detail: { address: "desk.get_incident", viewArgs: ["id"] } };
   return [
-    ["core: classifyTool", perCall((i) => c.classifyTool(i % 4, Hint.absent, Operator.none)), "µs"],
+    ["core: classifyTool", perCall((i) => c.classifyTool(i % 4, Hint.absent, Operator.none, 0)), "µs"],
     ["core: budgetCheck", perCall((i) => c.budgetCheck(Budget.host_calls, i % 20, 1, 20)), "µs"],
     ["core: detectHost", perCall((i) => c.detectHost({ ext: 1, mime: 1, appMime: (i & 1) === 0, override: 0, fileFallback: true })), "µs"],
     ["core: envelope", perCall((i) => c.envelope(true, i & 1, 2, 1)), "µs"],

@@ -4,6 +4,24 @@ export interface SemanticMutant { name: string; file: string; find: string; repl
 
 export const semanticMutants: SemanticMutant[] = [
   {
+    name: "a listing that is changing keeps its read-only tools",
+    file: "assembly/readonly.ts",
+    find: "if (listing == Listing.refreshing) return pack(ToolClass.approval, ClassReason.listing_refreshing); // R10",
+    replace: "",
+  },
+  {
+    name: "a duplicated name keeps the first entry's class",
+    file: "assembly/readonly.ts",
+    find: "if (listing == Listing.duplicate) return pack(ToolClass.approval, ClassReason.duplicate_name); // R11",
+    replace: "",
+  },
+  {
+    name: "unavailable stays retryable after the connector gave up",
+    file: "assembly/envelope.ts",
+    find: "if (code == ErrorCode.unavailable) return recovering ? 1 : 0;",
+    replace: "",
+  },
+  {
     name: "contradictory annotations read as read-only",
     file: "assembly/readonly.ts",
     find: "if (de == Hint.true_) return pack(ToolClass.approval, ClassReason.contradictory); // R3",

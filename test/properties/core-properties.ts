@@ -3,7 +3,7 @@
 // Each property throws when it fails (fast-check's assert).
 import fc from "fast-check";
 import type { Core } from "../../glue/core.js";
-import { Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Operator, ToolClass, ViewCheck } from "../../glue/generated/spec.js";
+import { Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck } from "../../glue/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -27,20 +27,21 @@ const anything = fc.oneof(fc.anything(), anyString, anyNumber);
 export const coreProperties: Property[] = [
   {
     name: "R6: demoting never yields read-only",
-    run: (core, o) => fc.assert(fc.property(anyCode, anyCode, (ro, de) => core.classifyTool(ro, de, Operator.demote).class === ToolClass.approval), o),
+    run: (core, o) => fc.assert(fc.property(anyCode, anyCode, (ro, de) => core.classifyTool(ro, de, Operator.demote, Listing.settled).class === ToolClass.approval), o),
   },
   {
     name: "R3/R8: no input makes a tool marked destructive read-only",
     run: (core, o) =>
-      fc.assert(fc.property(anyCode, fc.constantFrom(Hint.true, Hint.malformed), anyCode, (ro, de, op) => core.classifyTool(ro, de, op).class === ToolClass.approval), o),
+      fc.assert(fc.property(anyCode, fc.constantFrom(Hint.true, Hint.malformed), anyCode, (ro, de, op) => core.classifyTool(ro, de, op, Listing.settled).class === ToolClass.approval), o),
   },
   {
     name: "R1/R7: read-only only with readOnlyHint true or an allowed promotion",
     run: (core, o) =>
       fc.assert(
-        fc.property(anyCode, anyCode, anyCode, (ro, de, op) => {
-          const d = core.classifyTool(ro, de, op);
+        fc.property(anyCode, anyCode, anyCode, anyCode, (ro, de, op, listing) => {
+          const d = core.classifyTool(ro, de, op, listing);
           if (d.class !== ToolClass.read_only) return true;
+          if (listing !== Listing.settled) return false; // R10/R11
           const annotated = ro === Hint.true && (de === Hint.absent || de === Hint.false) && op !== Operator.demote;
           const promoted = op === Operator.promote && (de === Hint.absent || de === Hint.false) && !(ro === Hint.false && de === Hint.absent) && inRange(Hint, ro);
           return (annotated && d.reason === ClassReason.annotated_read_only) || (!annotated && promoted && d.reason === ClassReason.operator_promoted);
@@ -121,6 +122,23 @@ export const coreProperties: Property[] = [
       ),
   },
   {
+    name: "E8: recovering changes retryability of unavailable only",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, fc.boolean(), (code, recovering) => {
+          const r = core.errorRetryableWhen(code, recovering);
+          if (code === ErrorCode.unavailable) return r === (recovering ? 1 : 0);
+          return r === core.errorRetryable(code);
+        }),
+        o,
+      ),
+  },
+  {
+    name: "R10/R11: a changing or duplicated listing is never read-only",
+    run: (core, o) =>
+      fc.assert(fc.property(anyCode, anyCode, anyCode, fc.constantFrom(Listing.refreshing, Listing.duplicate), (ro, de, op, listing) => core.classifyTool(ro, de, op, listing).class === ToolClass.approval), o),
+  },
+  {
     name: "V13: a view key equal to a fixed key is never accepted",
     run: (core, o) =>
       fc.assert(
@@ -142,7 +160,7 @@ export const coreProperties: Property[] = [
         fc.property(anything, anything, anything, anything, (a, b, c, d) => {
           const x = core as any;
           const codes = [
-            core.classifyTool(a as number, b as number, c as number).class,
+            core.classifyTool(a as number, b as number, c as number, d as number).class,
             core.detectHost({ ext: a as number, mime: b as number, appMime: c as boolean, override: d as number, fileFallback: a as boolean }).kind,
             x.manifest.begin(a, b), x.manifest.binding(a, b), x.manifest.key(a), x.manifest.address(a, b), x.manifest.fixedArgs(a),
             x.manifest.fixedKey(a), x.manifest.viewArgs(a, b), x.manifest.viewKey(a, b),
@@ -154,7 +172,7 @@ export const coreProperties: Property[] = [
             codes.every((v) => Number.isInteger(v) && v >= 0 && v <= 21) &&
             inRange(LimitCheck, checks[0]) && inRange(BudgetCheck, checks[1]) &&
             (room === -1 || room >= 0) && Number.isInteger(env) && env > 0 &&
-            typeof x.mimeIsApp(a) === "boolean" && typeof x.nameIsValid(a) === "boolean" && [-1, 0, 1].includes(x.errorRetryable(a)) &&
+            typeof x.mimeIsApp(a) === "boolean" && typeof x.nameIsValid(a) === "boolean" && [-1, 0, 1].includes(x.errorRetryable(a)) && [-1, 0, 1].includes(x.errorRetryableWhen(a, b)) &&
             (x.limitDefault(a) === -1 || x.limitDefault(a) > 0)
           );
         }),
