@@ -18,6 +18,23 @@ export const classReasonText: Record<ClassReasonName, string> = {
   duplicate_name: "the server lists this name more than once, so which definition a call reaches is unclear",
 };
 
+/** What a refusal's nextAction says to do, worded from why the tool needs approval. */
+const WRITE = "run it once the person has approved this write";
+const UNCLEAR = "the server does not say clearly whether this tool writes; run it only once the person has approved this call";
+export const approvalPurposeText: Record<ClassReasonName, string> = {
+  annotated_read_only: WRITE,
+  read_only_absent: "the server does not say whether this tool writes; run it once the person has approved this call (the operator can declare it read-only with readOnlyTools)",
+  read_only_false: WRITE,
+  contradictory: UNCLEAR,
+  malformed_hint: UNCLEAR,
+  operator_demoted: "the operator put this tool behind approval; run it once the person has approved this call",
+  operator_promoted: WRITE,
+  promotion_refused_destructive: WRITE,
+  invalid_facts: UNCLEAR,
+  listing_refreshing: UNCLEAR,
+  duplicate_name: UNCLEAR,
+};
+
 export const hostReasonText: Record<HostReasonName, string> = {
   app_mime: "the client declared io.modelcontextprotocol/ui with text/html;profile=mcp-app",
   ext_absent: "the client did not declare the MCP Apps extension",

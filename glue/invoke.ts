@@ -6,7 +6,8 @@ import type { Catalog } from "./catalog/catalog.js";
 import type { CatalogEntry } from "./catalog/entry.js";
 import type { ToolResult } from "./connectors/downstream-shapes.js";
 import { AtriumError } from "./errors.js";
-import { Budget, BudgetCheck } from "./generated/spec.js";
+import { Budget, BudgetCheck, type ClassReasonName } from "./generated/spec.js";
+import { approvalPurposeText } from "./decision-messages.js";
 
 export interface InvokeRequest {
   address: unknown;
@@ -21,6 +22,12 @@ export interface InvokeContext { catalog: Catalog; core: Core; callPayloadBytes:
 const ECHO_ARGS_BYTES = 512; // a nextAction repeats the args only when they are small
 
 export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<Invoked> {
+  // Only the connector this call names is waited for: a start in progress, a changing listing.
+  const named = ctx.catalog.connectorOf(req.address);
+  if (named) {
+    await named.whenSettled(req.signal);
+    if (named.refreshing) throw named.listingUnsettled();
+  }
   const { entry, connector } = ctx.catalog.resolve(req.address);
   const args = req.args === undefined ? {} : req.args;
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
@@ -29,7 +36,7 @@ export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<In
   const argsJson = JSON.stringify(args);
   if (entry.safety !== "read_only" && !req.allowApproval) {
     throw new AtriumError("destructive_tool_requires_approval", `${entry.address} is not read-only (${entry.reason}); it runs only through call_destructive_tool, after the person approves`, {
-      nextAction: { tool: "call_destructive_tool", arguments: Buffer.byteLength(argsJson) <= ECHO_ARGS_BYTES ? { address: entry.address, args } : { address: entry.address }, purpose: "run it once the person has approved this write" },
+      nextAction: { tool: "call_destructive_tool", arguments: Buffer.byteLength(argsJson) <= ECHO_ARGS_BYTES ? { address: entry.address, args } : { address: entry.address }, purpose: approvalPurposeText[entry.reason as ClassReasonName] ?? approvalPurposeText.invalid_facts },
       details: { address: entry.address, reason: entry.reason },
     });
   }
@@ -41,3 +48,4 @@ export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<In
   const result = await connector.call(entry.name, args as Record<string, unknown>, { timeoutMs: connector.config.timeoutMs, signal: req.signal });
   return { entry, result, durationMs: performance.now() - started };
 }
+

@@ -34,7 +34,7 @@ describe("validateConfig: file and connector shape", () => {
       {
         id: "github", kind: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { K: "V" }, cwd: "/srv",
         readOnlyTools: [], approvalTools: [], disabled: false,
-        timeoutMs: c.limitDefault(Budget.host_call_deadline_ms), maxResultBytes: c.limitDefault(Budget.direct_result_bytes),
+        timeoutMs: c.limitDefault(Budget.host_call_deadline_ms), startTimeoutMs: c.limitDefault(Budget.connector_start_ms), maxResultBytes: c.limitDefault(Budget.direct_result_bytes),
       },
     ]);
     for (const [key, budget] of Object.entries(SANDBOX_LIMITS)) expect(config.sandbox[key as keyof typeof SANDBOX_LIMITS]).toBe(c.limitDefault(budget));
@@ -42,6 +42,15 @@ describe("validateConfig: file and connector shape", () => {
     expect(config.sandbox.workers).toBe(2);
     expect(config.views).toEqual({ delivery: "auto", fileFallback: true, directory: null });
     expect(config.warnings).toEqual([]);
+  });
+
+  it("start deadline: atrium.connectors sets it for all, a connector's startTimeoutMs for itself; ranges from the core", () => {
+    const config = accepted({ mcpServers: { a: { command: "x" }, b: { command: "y", startTimeoutMs: 2000 } }, atrium: { connectors: { startTimeoutMs: 90_000, startRetries: 3, restartMaxMs: 5000 } } });
+    expect(config.connectors.map((x) => x.startTimeoutMs)).toEqual([90_000, 2000]);
+    expect(config.lifecycle).toEqual({ startTimeoutMs: 90_000, startRetries: 3, restartMaxMs: 5000 });
+    const max = c.limitRange(Budget.connector_start_ms).max;
+    const errors = refused({ mcpServers: { a: { command: "x", startTimeoutMs: max + 1 } }, atrium: { connectors: { startRetries: -1, retries: 2 } } });
+    expect(errors.map((e) => e.path)).toEqual(expect.arrayContaining(["mcpServers.a.startTimeoutMs", "atrium.connectors.startRetries", "atrium.connectors.retries"]));
   });
 
   it("accepts a remote Streamable HTTP connector with headers", () => {

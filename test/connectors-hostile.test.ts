@@ -50,8 +50,21 @@ describe("hostile connectors", () => {
   it("a tool that hangs hits the connector's timeout (retryable), and the connector keeps serving", async () => {
     const r = await a.call("call_tool", { address: "nasty.hang" });
     expect(err(r)).toMatchObject({ code: "timeout", retryable: true });
+    expect(err(r).message).toContain(`"timeoutMs" for connector nasty`);
     const echo = await a.json("call_tool", { address: "nasty.echo", args: { after: "hang" }, resultMode: "value" });
     expect(echo.ok).toBe(true);
+  });
+
+  it("a result over the cap in value mode or with fields is cut and stashed like mcp mode (not a crash)", async () => {
+    const big = "x".repeat(60_000); // over nasty's 50,000-byte cap, under the payload budget
+    for (const extra of [{ resultMode: "value" }, { fields: ["args.s"] }]) {
+      const r = await a.call("call_tool", { address: "nasty.echo", args: { s: big }, ...extra });
+      expect(r.isError).toBeFalsy();
+      expect(r.structuredContent).toMatchObject({ truncated: true, shownBytes: 50_000 });
+      const id = (r.structuredContent as any).resultId;
+      const rest = await a.call("get_result", { id, offset: 50_000 });
+      expect(rest.isError).toBeFalsy();
+    }
   });
 
   it("a 1 MB result is cut at the cap and get_result pages the rest byte-exactly", async () => {
@@ -89,19 +102,22 @@ describe("hostile connectors", () => {
     expect((await a.json("call_tool", { address: "nasty.echo", args: { still: "alive" }, resultMode: "value" })).ok).toBe(true);
   });
 
-  it("a downstream error result stays an error: as is in mcp mode, typed in value mode", async () => {
-    const mcp = await a.call("call_tool", { address: "nasty.error_result" });
-    expect(mcp.isError).toBe(true);
-    expect((mcp.content[0] as any).text).toBe("downstream said no");
-    expect(err(await a.call("call_tool", { address: "nasty.error_result", resultMode: "value" })).code).toBe("connector_call_failed");
+  it("a downstream error result is one typed shape in every mode, with the downstream's own text inside", async () => {
+    for (const extra of [{}, { resultMode: "value" }, { fields: ["x"] }]) {
+      const r = await a.call("call_tool", { address: "nasty.error_result", ...extra });
+      expect(r.isError).toBe(true);
+      expect(err(r)).toMatchObject({ code: "connector_call_failed", retryable: false });
+      expect(err(r).message).toContain("downstream said no");
+      expect(JSON.parse((r.content[0] as any).text).error.code).toBe("connector_call_failed");
+    }
     expect(err(await a.call("call_tool", { address: "nasty.throws" })).code).toBe("connector_call_failed");
   });
 
   it("a connector that fails to start is explained by search, its calls are unavailable, the others work", async () => {
     const r = await a.json("search_tools", { query: "echo" });
     const broken = r.unavailable.find((u: any) => u.connector === "broken");
-    expect(broken.state).toBe("failed");
-    expect(broken.problem).toContain("refusing to start");
+    expect(["starting", "retrying"]).toContain(broken.state);
+    expect(broken.problem).toContain("exited with code 3");
     expect(r.results.some((x: any) => x.address === "nasty.echo")).toBe(true);
     expect(err(await a.call("call_tool", { address: "broken.echo" }))).toMatchObject({ code: "unavailable", retryable: true });
   });

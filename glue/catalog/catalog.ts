@@ -5,7 +5,7 @@ import type { Core } from "../core.js";
 import type { ConnectorRegistry } from "../connectors/registry.js";
 import type { Connector } from "../connectors/connector.js";
 import { hintOf, operatorOf } from "../facts/annotations.js";
-import { ClassReason, ToolClass } from "../generated/spec.js";
+import { ClassReason, Listing, ToolClass } from "../generated/spec.js";
 import { codeName } from "../code-names.js";
 import { AtriumError, clampEcho } from "../errors.js";
 import type { CatalogEntry, Safety } from "./entry.js";
@@ -48,6 +48,13 @@ export class Catalog {
       .map((c) => ({ connector: c.id, state: c.state, problem: c.unavailable().message }));
   }
 
+  /** The connector an address names, if any (so a caller can wait for that one alone). */
+  connectorOf(address: unknown): Connector | undefined {
+    if (typeof address !== "string") return undefined;
+    const dot = address.indexOf(".");
+    return dot > 0 ? this.registry.get(address.slice(0, dot)) : undefined;
+  }
+
   /** `<connectorId>.<toolName>` → the entry and its connector, or a typed error. */
   resolve(address: unknown): Resolved {
     if (typeof address !== "string" || !address.includes(".")) {
@@ -75,7 +82,8 @@ export class Catalog {
       const { readOnlyTools, approvalTools } = connector.config;
       for (const tool of connector.tools) {
         const op = operatorOf(readOnlyTools.includes(tool.name), approvalTools.includes(tool.name));
-        const d = this.core.classifyTool(hintOf(tool.annotations, "readOnlyHint"), hintOf(tool.annotations, "destructiveHint"), op, 0);
+        const listing = connector.refreshing ? Listing.refreshing : connector.duplicates.has(tool.name) ? Listing.duplicate : Listing.settled;
+        const d = this.core.classifyTool(hintOf(tool.annotations, "readOnlyHint"), hintOf(tool.annotations, "destructiveHint"), op, listing);
         entries.push({
           address: `${connector.id}.${tool.name}`,
           connectorId: connector.id,

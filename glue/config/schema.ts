@@ -15,6 +15,8 @@ interface ConnectorCommon {
   readOnlyTools: string[];
   approvalTools: string[];
   timeoutMs: number;
+  /** This connector's start deadline (defaults to atrium.connectors.startTimeoutMs). */
+  startTimeoutMs: number;
   maxResultBytes: number;
   disabled: boolean;
 }
@@ -58,9 +60,17 @@ export interface ResultsConfig {
   stashBytes: number;
 }
 
+/** Atrium-wide connector lifecycle settings (atrium.connectors). */
+export interface LifecycleConfig {
+  startTimeoutMs: number;
+  startRetries: number;
+  restartMaxMs: number;
+}
+
 export interface AtriumConfig {
   /** In file order. */
   connectors: ConnectorConfig[];
+  lifecycle: LifecycleConfig;
   sandbox: SandboxConfig;
   views: ViewsConfig;
   results: ResultsConfig;
@@ -74,14 +84,14 @@ export type ValidationResult =
 // ---- key tables -------------------------------------------------------------------------
 
 export const TOP_KEYS = ["mcpServers", "atrium"] as const;
-export const ATRIUM_KEYS = ["sandbox", "views", "results"] as const;
+export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors"] as const;
 
 /** Lowercase so an id reads the same in every address "<id>.<tool>". */
 export const CONNECTOR_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export const STDIO_KEYS = ["command", "args", "env", "cwd"] as const;
 export const HTTP_KEYS = ["url", "headers"] as const;
-export const SETTING_KEYS = ["readOnlyTools", "approvalTools", "timeoutMs", "maxResultBytes", "disabled"] as const;
+export const SETTING_KEYS = ["readOnlyTools", "approvalTools", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled"] as const;
 export const CONNECTOR_KEYS = ["type", ...STDIO_KEYS, ...HTTP_KEYS, ...SETTING_KEYS] as const;
 
 /** Host configs' "type"; "sse" is recognised only to refuse it clearly. */
@@ -89,8 +99,15 @@ export const TYPE_KINDS: Readonly<Record<string, ConnectorConfig["kind"]>> = { s
 
 export const CONNECTOR_LIMITS = {
   timeoutMs: Budget.host_call_deadline_ms,
+  startTimeoutMs: Budget.connector_start_ms,
   maxResultBytes: Budget.direct_result_bytes,
 } as const;
+
+export const LIFECYCLE_LIMITS = {
+  startTimeoutMs: Budget.connector_start_ms,
+  startRetries: Budget.connector_start_retries,
+  restartMaxMs: Budget.connector_restart_max_ms,
+} as const satisfies Record<keyof LifecycleConfig, Budget>;
 
 export const SANDBOX_LIMITS = {
   hostCalls: Budget.host_calls,

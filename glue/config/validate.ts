@@ -5,9 +5,9 @@
 import type { Core } from "../core.js";
 import { Budget, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../generated/spec.js";
 import {
-  ATRIUM_KEYS, CONNECTOR_ID, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
+  ATRIUM_KEYS, CONNECTOR_ID, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
   STDIO_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
-  type AtriumConfig, type ConfigError, type ConnectorConfig, type ResultsConfig, type SandboxConfig, type ValidationResult, type ViewsConfig,
+  type AtriumConfig, type ConfigError, type ConnectorConfig, type LifecycleConfig, type ResultsConfig, type SandboxConfig, type ValidationResult, type ViewsConfig,
 } from "./schema.js";
 import { isJsonObject } from "../json-object.js";
 
@@ -63,10 +63,14 @@ function root(ctx: Ctx, raw: unknown): AtriumConfig | undefined {
   const sandbox = sandboxOf(ctx, section(ctx, "atrium.sandbox", own(atrium, "sandbox"), SANDBOX_KEYS));
   const views = viewsOf(ctx, section(ctx, "atrium.views", own(atrium, "views"), VIEWS_KEYS));
   const results: ResultsConfig = limits(ctx, "atrium.results", section(ctx, "atrium.results", own(atrium, "results"), Object.keys(RESULTS_LIMITS)), RESULTS_LIMITS);
+  const lifecycle: LifecycleConfig = limits(ctx, "atrium.connectors", section(ctx, "atrium.connectors", own(atrium, "connectors"), Object.keys(LIFECYCLE_LIMITS)), LIFECYCLE_LIMITS);
 
-  // A connector without its own cap inherits the atrium-wide direct result cap.
-  for (const c of connectors) c.maxResultBytes ??= results.directResultBytes;
-  return { connectors: connectors as ConnectorConfig[], sandbox, views, results, warnings: ctx.warnings };
+  // A connector without its own cap or start deadline inherits the atrium-wide one.
+  for (const c of connectors) {
+    c.maxResultBytes ??= results.directResultBytes;
+    c.startTimeoutMs ??= lifecycle.startTimeoutMs;
+  }
+  return { connectors: connectors as ConnectorConfig[], lifecycle, sandbox, views, results, warnings: ctx.warnings };
 }
 
 function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfig> {
@@ -105,6 +109,7 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
     readOnlyTools: [...readOnly.keys()],
     approvalTools: [...approval.keys()],
     timeoutMs: limit(ctx, `${path}.timeoutMs`, own(entry, "timeoutMs"), CONNECTOR_LIMITS.timeoutMs),
+    startTimeoutMs: own(entry, "startTimeoutMs") === undefined ? undefined : limit(ctx, `${path}.startTimeoutMs`, own(entry, "startTimeoutMs"), CONNECTOR_LIMITS.startTimeoutMs),
     maxResultBytes: own(entry, "maxResultBytes") === undefined ? undefined : limit(ctx, `${path}.maxResultBytes`, own(entry, "maxResultBytes"), CONNECTOR_LIMITS.maxResultBytes),
     disabled: bool(ctx, `${path}.disabled`, own(entry, "disabled"), false),
   };

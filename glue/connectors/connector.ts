@@ -1,6 +1,7 @@
-// One downstream server: start (without blocking atrium's own initialize), list its tools
-// to completion, follow tools/list_changed, restart with backoff after a crash, and turn
-// every failure of a call into a typed error.
+// One downstream server: start in the background (never blocking atrium or another
+// connector), retry a failed start with bounded backoff, list its tools to completion, follow
+// tools/list_changed (its tools are not read-only until the new list is in), restart with
+// backoff after a crash, and turn every failure of a call into a typed error.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -9,58 +10,77 @@ import { AtriumError, clampEcho } from "../errors.js";
 import { StderrRing } from "./stderr-ring.js";
 import { createTransport, type ConnectorTransport } from "./transports.js";
 import { LooseResult, readToolResult, readToolsPage, type DownstreamTool, type ToolResult } from "./downstream-shapes.js";
+import { explainStartFailure } from "./start-failure.js";
+import { abortable } from "./abortable.js";
 
-export type ConnectorState = "starting" | "ready" | "restarting" | "failed" | "disabled" | "stopped";
+/**
+ * starting: an attempt to start is in progress (first or a retry); retrying: a start failed
+ * and another attempt is scheduled; restarting: it crashed after being ready and is coming
+ * back; failed: no attempt is left (the operator must act); refused: not started at all.
+ */
+export type ConnectorState = "starting" | "ready" | "retrying" | "restarting" | "failed" | "refused" | "disabled" | "stopped";
 
-export interface ConnectorLimits { startMs: number; restartMaxMs: number; stderrBytes: number }
+export interface ConnectorLimits { startRetries: number; backoffFirstMs: number; restartMaxMs: number; stderrBytes: number; depth: number }
 
-const FIRST_BACKOFF_MS = 250;
 const MAX_PAGES = 1000; // a downstream that pages forever is cut off, not followed
 
 export class Connector {
   state: ConnectorState;
   tools: DownstreamTool[] = [];
+  /** Names the listing carried more than once (spec R11: never read-only). */
+  duplicates = new Set<string>();
+  /** From tools/list_changed until the new list is in (spec R10: never read-only). */
+  refreshing = false;
   /** Why the connector is not ready (start failure, crash), for search, doctor and errors. */
   problem?: string;
+  /** When the next start or restart attempt is due (epoch ms), while one is scheduled. */
+  nextAttemptAt?: number;
+  /** Start attempts made so far (the first one included). */
+  attempts = 0;
   restarts = 0;
   readonly stderr: StderrRing;
   private client?: Client;
   private handle?: ConnectorTransport;
-  private restartTimer?: NodeJS.Timeout;
+  private timer?: NodeJS.Timeout;
   private readyAt = 0;
-  private settledWaiters: (() => void)[] = [];
+  private attempt?: Promise<void>;
+  private listing?: Promise<void>;
 
   constructor(
     readonly config: ConnectorConfig,
     private readonly limits: ConnectorLimits,
     private readonly version: string,
     private readonly onChange: () => void,
+    refusal?: string,
   ) {
     this.stderr = new StderrRing(limits.stderrBytes);
-    this.state = config.disabled ? "disabled" : "starting";
+    this.state = config.disabled ? "disabled" : refusal ? "refused" : "starting";
+    this.problem = refusal;
   }
 
   get id(): string { return this.config.id; }
   get pid(): number | null { return this.handle?.pid() ?? null; }
+  /** Whether atrium will try again by itself (spec E8: only then is `unavailable` retryable). */
+  get recovering(): boolean { return this.state === "starting" || this.state === "retrying" || this.state === "restarting"; }
 
-  /** Resolves once the connector is ready or has failed; never rejects. */
-  async start(): Promise<void> {
-    if (this.state === "disabled") return this.settle();
-    try {
-      await this.connect();
-      this.setState("ready");
-    } catch (e) {
-      this.problem = `failed to start: ${describe(e)}`;
-      await this.dropClient();
-      this.setState("failed");
-    }
-    this.settle();
+  /** The first start attempt; resolves when it succeeded or failed (a retry may follow). Never rejects. */
+  start(): Promise<void> {
+    if (this.state !== "starting") return Promise.resolve();
+    return this.tryStart();
   }
 
-  /** Waits until the connector is no longer starting (ready, failed, disabled, stopped). */
-  settled(): Promise<void> {
-    if (this.state !== "starting") return Promise.resolve();
-    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  /**
+   * Waits, bounded, until this connector can be judged: a start attempt in progress finishes,
+   * and a listing that is changing is in. Never waits for another connector.
+   */
+  async whenSettled(signal?: AbortSignal): Promise<void> {
+    if (this.state === "starting" && this.attempt) await abortable(this.attempt, signal, this.config.startTimeoutMs);
+    if (this.refreshing && this.listing) await abortable(this.listing, signal, this.config.startTimeoutMs);
+  }
+
+  /** A listing that is still changing after the wait: the call cannot be judged yet. */
+  listingUnsettled(): AtriumError {
+    return new AtriumError("unavailable", `connector ${this.id} announced that its tools changed and the new list is not in yet; retry shortly`, { details: { connector: this.id, state: this.state }, recovering: this.client !== undefined });
   }
 
   async call(name: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<ToolResult> {
@@ -78,31 +98,61 @@ export class Connector {
   }
 
   async stop(): Promise<void> {
-    clearTimeout(this.restartTimer);
-    if (this.state !== "disabled") this.setState("stopped");
+    clearTimeout(this.timer);
+    this.nextAttemptAt = undefined;
+    if (this.state !== "disabled" && this.state !== "refused") this.setState("stopped");
     await this.dropClient();
-    this.settle();
   }
 
-  /** The unavailable error for this connector's current state, with the stderr tail. */
+  /** The unavailable error for this connector's current state, with when it tries again and the stderr tail. */
   unavailable(): AtriumError {
     const tail = this.stderr.tail(5);
-    const why = this.state === "disabled" ? "is disabled in the config" : this.state === "starting" ? "is still starting" : this.state === "stopped" ? "has been stopped" : (this.problem ?? `is ${this.state}`);
-    return new AtriumError("unavailable", `connector ${this.id} ${why}${tail ? `; its stderr ends with:\n${tail}` : ""}`, { details: { connector: this.id, state: this.state } });
+    const why =
+      this.state === "disabled" ? "is disabled in the config"
+      : this.state === "starting" ? `is still starting (attempt ${this.attempts}${this.problem ? `; the last one failed: ${this.problem}` : ""})`
+      : this.state === "stopped" ? "has been stopped"
+      : (this.problem ?? `is ${this.state}`);
+    const next = this.nextAttemptAt === undefined ? "" : `; atrium tries again in ${Math.max(0, Math.ceil((this.nextAttemptAt - Date.now()) / 1000))} s`;
+    const giveUp = this.state === "failed" ? `; no attempts are left: fix the cause, then restart atrium (atrium doctor shows the details)` : "";
+    return new AtriumError("unavailable", `connector ${this.id} ${why}${next}${giveUp}${tail ? `; its stderr ends with:\n${tail}` : ""}`, {
+      details: { connector: this.id, state: this.state, ...(this.nextAttemptAt !== undefined && { nextAttemptAt: new Date(this.nextAttemptAt).toISOString() }) },
+      recovering: this.recovering,
+    });
+  }
+
+  /** One start attempt; on failure schedules the next one while retries are left. */
+  private tryStart(): Promise<void> {
+    this.attempts++;
+    this.nextAttemptAt = undefined;
+    this.setState("starting");
+    const attempt = (async () => {
+      try {
+        await this.connect();
+        this.setState("ready");
+      } catch (e) {
+        this.problem = `failed to start: ${clampEcho(explainStartFailure(this.config, e, this.handle?.exit()))}`;
+        await this.dropClient();
+        if (this.state !== "starting") return; // stopped meanwhile
+        if (this.attempts <= this.limits.startRetries) this.schedule("retrying", () => this.tryStart());
+        else this.setState("failed");
+      }
+    })();
+    this.attempt = attempt;
+    return attempt;
   }
 
   private async connect(): Promise<void> {
-    const handle = createTransport(this.config, this.stderr);
+    const handle = createTransport(this.config, this.stderr, this.limits.depth);
     const client = new Client({ name: "atrium", version: this.version }, { capabilities: {} });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refreshTools());
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.listChanged(client));
     client.onclose = () => this.onClosed(client);
     this.handle = handle;
     this.client = client;
-    const deadline = this.limits.startMs;
+    const deadline = this.config.startTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${deadline} ms`)), deadline); });
+    const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`it did not answer initialize and list its tools within ${deadline} ms (startTimeoutMs)`)), deadline); });
     try {
-      await Promise.race([client.connect(handle.transport).then(() => this.listTools(client, deadline)).then((t) => { this.tools = t; }), timeout]);
+      await Promise.race([client.connect(handle.transport).then(() => this.listTools(client, deadline)).then((t) => this.setTools(t)), timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -112,56 +162,92 @@ export class Connector {
 
   private async listTools(client: Client, timeoutMs: number): Promise<DownstreamTool[]> {
     const tools: DownstreamTool[] = [];
-    const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const raw = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, LooseResult, { timeout: timeoutMs });
       const read = readToolsPage(raw);
-      for (const t of read.tools) if (!seen.has(t.name)) { seen.add(t.name); tools.push(t); }
+      tools.push(...read.tools);
       if (!read.nextCursor || read.nextCursor === cursor) break;
       cursor = read.nextCursor;
     }
     return tools;
   }
 
-  private async refreshTools(): Promise<void> {
-    const client = this.client;
-    if (!client || this.state !== "ready") return;
-    try {
-      this.tools = await this.listTools(client, this.limits.startMs);
-      this.onChange();
-    } catch (e) {
-      this.problem = `could not refresh its tools: ${describe(e)}`;
+  /** Keeps the first definition of each name and remembers the names listed more than once. */
+  private setTools(listed: DownstreamTool[]): void {
+    const seen = new Set<string>();
+    const duplicates = new Set<string>();
+    const tools: DownstreamTool[] = [];
+    for (const t of listed) {
+      if (seen.has(t.name)) duplicates.add(t.name);
+      else { seen.add(t.name); tools.push(t); }
+    }
+    this.tools = tools;
+    this.duplicates = duplicates;
+  }
+
+  /** tools/list_changed: fail closed at once, then fetch the new list (retried with backoff). */
+  private listChanged(client: Client): void {
+    if (client !== this.client) return;
+    this.refreshing = true;
+    this.onChange();
+    this.listing ??= this.relist(client).finally(() => { this.listing = undefined; });
+  }
+
+  private async relist(client: Client): Promise<void> {
+    for (let i = 0; client === this.client; i++) {
+      try {
+        const tools = await this.listTools(client, this.config.startTimeoutMs);
+        if (client !== this.client) return;
+        this.setTools(tools);
+        this.refreshing = false;
+        this.onChange();
+        return;
+      } catch (e) {
+        this.problem = `could not refresh its tools after tools/list_changed: ${clampEcho(explainStartFailure(this.config, e, undefined))}; its tools need approval until a listing succeeds`;
+        if (i >= this.limits.startRetries) return;
+        await new Promise((r) => setTimeout(r, this.backoff(i)).unref());
+      }
     }
   }
 
   private onClosed(client: Client): void {
     if (client !== this.client || this.state === "stopped" || this.state === "disabled") return;
-    const wasStarting = this.state === "starting";
     this.client = undefined;
-    if (wasStarting) return; // start() reports the failure
+    if (this.state === "starting") return; // the start attempt reports the failure
     // A connector that stayed up longer than the longest backoff starts its backoff over.
     if (Date.now() - this.readyAt > this.limits.restartMaxMs) this.restarts = 0;
-    this.problem = "exited unexpectedly; restarting";
-    this.setState("restarting");
-    this.scheduleRestart();
+    const exit = this.handle?.exit();
+    this.problem = `exited unexpectedly${exit?.code != null ? ` (code ${exit.code})` : exit?.signal ? ` (${exit.signal})` : ""}; restarting`;
+    this.refreshing = false;
+    this.schedule("restarting", () => this.restart(), this.restarts++);
   }
 
-  private scheduleRestart(): void {
-    const delay = Math.min(this.limits.restartMaxMs, FIRST_BACKOFF_MS * 2 ** this.restarts);
-    this.restarts++;
-    this.restartTimer = setTimeout(async () => {
-      if (this.state !== "restarting") return;
-      try {
-        await this.connect();
-        this.setState("ready");
-      } catch (e) {
-        this.problem = `crashed and could not restart: ${describe(e)}`;
-        await this.dropClient();
-        if (this.state === "restarting") this.scheduleRestart();
-      }
-    }, delay);
-    this.restartTimer.unref();
+  private async restart(): Promise<void> {
+    if (this.state !== "restarting") return;
+    this.nextAttemptAt = undefined;
+    try {
+      await this.connect();
+      this.setState("ready");
+    } catch (e) {
+      this.problem = `crashed and could not restart: ${clampEcho(explainStartFailure(this.config, e, this.handle?.exit()))}`;
+      await this.dropClient();
+      if (this.state === "restarting") this.schedule("restarting", () => this.restart(), this.restarts++);
+    }
+  }
+
+  /** Backoff: doubles from connector_backoff_first_ms up to connector_restart_max_ms. */
+  private backoff(step: number): number {
+    return Math.min(this.limits.restartMaxMs, this.limits.backoffFirstMs * 2 ** Math.min(step, 30));
+  }
+
+  private schedule(state: "retrying" | "restarting", run: () => Promise<void>, step = this.attempts - 1): void {
+    const delay = this.backoff(step);
+    this.nextAttemptAt = Date.now() + delay;
+    this.setState(state);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void run(), delay);
+    this.timer.unref();
   }
 
   private async dropClient(): Promise<void> {
@@ -181,12 +267,14 @@ export class Connector {
       if (e.code !== undefined && e.code >= 500) return new AtriumError("unavailable", `${this.id} answered HTTP ${e.code}`, { details });
     }
     if (e instanceof McpError) {
-      if (e.code === McpErrorCode.RequestTimeout) return new AtriumError("timeout", `${this.id}.${name} did not answer within ${opts.timeoutMs} ms`, { details });
+      if (e.code === McpErrorCode.RequestTimeout) {
+        return new AtriumError("timeout", `${this.id}.${name} did not answer within ${opts.timeoutMs} ms; retry, or if this tool is slow by nature the operator can raise "timeoutMs" for connector ${this.id} in atrium.json`, { details: { ...details, timeoutMs: opts.timeoutMs } });
+      }
       if (e.code === McpErrorCode.ConnectionClosed) return this.unavailable();
       if (e.code === McpErrorCode.InvalidParams) return new AtriumError("invalid_args", `${this.id}.${name} rejected its arguments: ${clampEcho(e.message)}`, { details });
     }
     if (this.state !== "ready") return this.unavailable();
-    return new AtriumError("connector_call_failed", `${this.id}.${name} failed: ${clampEcho(describe(e))}`, { details });
+    return new AtriumError("connector_call_failed", `${this.id}.${name} failed: ${clampEcho(e instanceof Error ? e.message : String(e))}`, { details });
   }
 
   private setState(state: ConnectorState): void {
@@ -194,12 +282,4 @@ export class Connector {
     this.state = state;
     this.onChange();
   }
-
-  private settle(): void {
-    for (const w of this.settledWaiters.splice(0)) w();
-  }
-}
-
-function describe(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

@@ -1,33 +1,38 @@
-// All connectors of one atrium process: started in parallel (never blocking initialize),
-// looked up by id, and all ended when atrium ends so no child is orphaned.
+// All connectors of one atrium process: each starts on its own in the background (never
+// blocking initialize or another connector), looked up by id, and all ended when atrium ends
+// so no child is orphaned.
 import type { AtriumConfig } from "../config/schema.js";
 import { core } from "../core.js";
 import { Budget } from "../generated/spec.js";
 import { Connector } from "./connector.js";
+import { nesting } from "./nesting.js";
 
 export class ConnectorRegistry {
   readonly connectors: Connector[];
   private listeners: (() => void)[] = [];
   private started?: Promise<void>;
 
-  constructor(config: Pick<AtriumConfig, "connectors">, version: string) {
+  constructor(config: Pick<AtriumConfig, "connectors" | "lifecycle">, version: string, env: NodeJS.ProcessEnv = process.env) {
     const c = core();
-    const limits = { startMs: c.limitDefault(Budget.connector_start_ms), restartMaxMs: c.limitDefault(Budget.connector_restart_max_ms), stderrBytes: c.limitDefault(Budget.stderr_ring_bytes) };
-    this.connectors = config.connectors.map((cc) => new Connector(cc, limits, version, () => this.changed()));
+    const nest = nesting(c, env);
+    const refusal = nest.allowed ? undefined : `was not started: this atrium is nested ${nest.depth} deep behind other atriums, past the nesting_depth limit of ${nest.limit}`;
+    const limits = {
+      startRetries: config.lifecycle.startRetries,
+      backoffFirstMs: c.limitDefault(Budget.connector_backoff_first_ms),
+      restartMaxMs: config.lifecycle.restartMaxMs,
+      stderrBytes: c.limitDefault(Budget.stderr_ring_bytes),
+      depth: nest.depth,
+    };
+    this.connectors = config.connectors.map((cc) => new Connector(cc, limits, version, () => this.changed(), refusal));
   }
 
   get(id: string): Connector | undefined {
     return this.connectors.find((c) => c.id === id);
   }
 
-  /** Starts every connector in parallel; the promise settles when all are ready or failed. */
+  /** Starts every connector in parallel; settles when each has made its first attempt (doctor waits for it; serve does not). */
   startAll(): Promise<void> {
     return (this.started ??= Promise.all(this.connectors.map((c) => c.start())).then(() => undefined));
-  }
-
-  /** Waits for startup to settle (tools answer from a complete catalog, not a half-started one). */
-  async settled(): Promise<void> {
-    await Promise.all(this.connectors.map((c) => c.settled()));
   }
 
   onChange(listener: () => void): void {

@@ -1,7 +1,7 @@
 // Value mode: an MCP tool result turned into the one value a program or model wants.
 // Downstream servers may send anything, so this never throws on malformed content.
-
-export const ERROR_MESSAGE_MAX_CHARS = 2_000;
+import { core } from "../core.js";
+import { Budget } from "../generated/spec.js";
 
 export type Unwrapped = { ok: true; data: unknown } | { ok: false; error: { message: string } };
 
@@ -46,7 +46,7 @@ export function unwrapToolResult(result: ToolResultLike): Unwrapped {
 
   if (isError === true) {
     const joined = (texts ?? []).filter((t): t is string => t !== undefined).join("\n").trim();
-    return { ok: false, error: { message: clamp(joined || "the tool reported an error without a message", ERROR_MESSAGE_MAX_CHARS) } };
+    return { ok: false, error: { message: clamp(joined || "the tool reported an error without a message", core().limitDefault(Budget.error_text_chars)) } };
   }
   if (structuredContent !== undefined && structuredContent !== null) return { ok: true, data: structuredContent };
   if (!allText) return { ok: true, data: content };

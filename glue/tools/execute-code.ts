@@ -42,7 +42,6 @@ export const executeCode = (config: AtriumConfig) =>
     }).strict(),
     async run(args, ctx) {
       const started = performance.now();
-      await ctx.registry.settled();
       const s = ctx.config.sandbox;
       const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes }, ctx.signal, ctx.progress);
       const aliases = aliasesFor(ctx);

@@ -36,7 +36,6 @@ export const searchTools = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input,
   async run(args, ctx) {
-    await ctx.registry.settled();
     const key = queryKey(args);
     const offset = readCursor(args.cursor, key);
     const { total, rows } = searchIndex(ctx.catalog.index(), { query: args.query, connector: args.connector, safety: args.safety, offset, limit: args.limit });

@@ -27,7 +27,7 @@ export interface Atrium {
   dir: string;
 }
 
-export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?: Record<string, string> } = {}): Promise<Atrium> {
+export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?: Record<string, string>; waitForConnectors?: boolean } = {}): Promise<Atrium> {
   const dir = mkdtempSync(join(tmpdir(), "atrium-test-"));
   const args = [atriumBin];
   if (opts.config !== undefined) {
@@ -44,6 +44,8 @@ export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?
   await client.connect(transport);
   const call = async (name: string, a: Record<string, unknown> = {}, timeout = 60_000) =>
     (await client.request({ method: "tools/call", params: { name, arguments: a } }, CallToolResultSchema, { timeout })) as CallToolResult;
+  // Connectors start in the background; most suites want to begin once each has made its first attempt.
+  if (opts.waitForConnectors !== false) await connectorsSettled(call);
   return {
     client,
     transport,
@@ -69,4 +71,14 @@ export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?
 /** `{ mcpServers: { id: { command: node, args: [script] , ...extra } } }` for compiled scripts. */
 export function nodeServer(script: string, extra: Record<string, unknown> = {}) {
   return { command: process.execPath, args: [script], ...extra };
+}
+
+/** Polls search_tools until no connector is still in its first start attempt (bounded). */
+export async function connectorsSettled(call: (name: string, a?: Record<string, unknown>) => Promise<CallToolResult>, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const r = (await call("search_tools", { query: "", limit: 1 })).structuredContent as { unavailable?: { state: string }[] } | undefined;
+    if (!r?.unavailable?.some((u) => u.state === "starting")) return;
+    await new Promise((res) => setTimeout(res, 25));
+  }
 }

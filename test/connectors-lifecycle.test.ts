@@ -1,0 +1,164 @@
+// Start-up that never blocks and fails closed in time: each connector becomes callable the
+// moment it is ready, a slow one never holds a healthy one back, a failed start is retried in
+// the background (retryable only while a retry is pending), start failures are explained, a
+// listing that changes is not trusted until the new list is in, a name listed twice fails
+// closed, and a chain of atriums ends at the nesting limit.
+import { describe, it, expect, afterEach } from "vitest";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { startAtrium, fixture, nodeServer, atriumBin, type Atrium } from "./harness/atrium-client.js";
+
+const err = (r: any) => r.structuredContent?.error;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let open: Atrium[] = [];
+const start = async (config: unknown, waitForConnectors = false) => {
+  const a = await startAtrium({ config, waitForConnectors });
+  open.push(a);
+  return a;
+};
+afterEach(async () => {
+  await Promise.all(open.map((a) => a.close()));
+  open = [];
+});
+const stateOf = async (a: Atrium, id: string) => (await a.json("search_tools", { query: "", limit: 1 })).unavailable?.find((u: any) => u.connector === id);
+async function until(check: () => Promise<boolean>, ms = 20_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await sleep(50);
+  }
+  return false;
+}
+
+/** A stateless Streamable HTTP MCP server on a fixed port (started when the test says). */
+async function remoteOn(port: number): Promise<Server> {
+  const http = createServer(async (req, res) => {
+    let body = "";
+    for await (const c of req) body += c;
+    const server = new McpServer({ name: "late-remote", version: "1" });
+    server.registerTool("ping", { description: "Answers pong", annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: "text", text: "pong" }] }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body ? JSON.parse(body) : undefined);
+  });
+  await new Promise<void>((r) => http.listen(port, "127.0.0.1", r));
+  return http;
+}
+const freePort = async () => {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+};
+
+describe("start-up that never blocks", () => {
+  it("a call to a healthy connector is answered while a slow one is still starting", async () => {
+    const a = await start({ mcpServers: { slow: { command: "sleep", args: ["1000"] }, nasty: nodeServer(fixture("nasty-server")) } });
+    expect(await until(async () => !(await a.call("call_tool", { address: "nasty.echo", args: { x: 1 }, resultMode: "value" })).isError)).toBe(true);
+    // Answered while the slow connector is still in its first attempt (its deadline is 60 s).
+    expect((await stateOf(a, "slow"))?.state).toBe("starting");
+    const v = await a.value(`async () => (await nasty.echo({ y: 2 })).args`);
+    expect(v).toEqual({ y: 2 });
+    expect((await stateOf(a, "slow"))?.state).toBe("starting");
+  });
+
+  it("a call and a program that name a connector still starting wait for that one, then run", async () => {
+    const a = await start({ mcpServers: { late: nodeServer(fixture("nasty-server"), { env: { FIXTURE_START_DELAY_MS: "1500" } }) } });
+    expect((await stateOf(a, "late"))?.state).toBe("starting");
+    const v = await a.value(`async () => (await atrium.call("late.echo", { waited: true })).args`);
+    expect(v).toEqual({ waited: true });
+    const r = await a.json("call_tool", { address: "late.echo", args: { z: 3 }, resultMode: "value" });
+    expect(r.data.args).toEqual({ z: 3 });
+  });
+
+  it("startTimeoutMs bounds a start per connector, and the failure says so", async () => {
+    const a = await start({ mcpServers: { mute: { command: "sleep", args: ["1000"], startTimeoutMs: 500 } }, atrium: { connectors: { startRetries: 0 } } });
+    expect(await until(async () => (await stateOf(a, "mute"))?.state === "failed")).toBe(true);
+    const e = err(await a.call("call_tool", { address: "mute.anything" }));
+    expect(e.code).toBe("unavailable");
+    expect(e.message).toContain("within 500 ms (startTimeoutMs)");
+  });
+});
+
+describe("a failed start is retried in the background", () => {
+  it("a remote server that comes up late is reached without restarting atrium", async () => {
+    const port = await freePort();
+    const a = await start({ mcpServers: { late: { url: `http://127.0.0.1:${port}/mcp` } } });
+    expect(await until(async () => (await stateOf(a, "late"))?.state === "retrying")).toBe(true);
+    const e = err(await a.call("call_tool", { address: "late.ping" }));
+    expect(e).toMatchObject({ code: "unavailable", retryable: true });
+    expect(e.message).toContain(`connection refused at http://127.0.0.1:${port}/mcp`);
+    expect(e.message).toMatch(/tries again in \d+ s/);
+    const http = await remoteOn(port);
+    try {
+      expect(await until(async () => !(await a.call("call_tool", { address: "late.ping", resultMode: "value" })).isError, 30_000)).toBe(true);
+    } finally {
+      http.close();
+    }
+  });
+
+  it("E8: once the retries are used up, unavailable is no longer retryable", async () => {
+    const a = await start({ mcpServers: { broken: nodeServer(fixture("nasty-server"), { env: { FIXTURE_CRASH_ON_START: "1" } }) }, atrium: { connectors: { startRetries: 1 } } });
+    expect(await until(async () => (await stateOf(a, "broken"))?.state === "failed")).toBe(true);
+    const e = err(await a.call("call_tool", { address: "broken.echo" }));
+    expect(e).toMatchObject({ code: "unavailable", retryable: false });
+    expect(e.message).toContain("no attempts are left");
+    expect(e.message).toContain("exited with code 3");
+  });
+
+  it("a command that is not on PATH is explained, with how to give an absolute path", async () => {
+    const a = await start({ mcpServers: { ghost: { command: "mcp-server-does-not-exist" } }, atrium: { connectors: { startRetries: 0 } } });
+    expect(await until(async () => (await stateOf(a, "ghost"))?.state === "failed")).toBe(true);
+    const s = await stateOf(a, "ghost");
+    expect(s.problem).toContain(`"mcp-server-does-not-exist" was not found on PATH`);
+    expect(s.problem).toContain("absolute path");
+  });
+});
+
+describe("fail closed in time", () => {
+  it("R10: a call in the window after tools/list_changed is judged on the new list, never the stale one", async () => {
+    const a = await start({ mcpServers: { nasty: nodeServer(fixture("nasty-server"), { env: { FIXTURE_LIST_DELAY_MS: "800" } }) } }, true);
+    expect((await a.json("call_tool", { address: "nasty.mut", resultMode: "value" })).data).toEqual({ calls: 1 });
+    const code = await a.value(`async () => {
+      await atrium.call("nasty.make_mut_destructive", {});
+      try { await atrium.call("nasty.mut", {}); return "ran"; } catch (e) { return e.code; }
+    }`);
+    expect(code).toBe("destructive_tool_requires_approval");
+    expect((await a.json("call_tool", { address: "nasty.mut_calls", resultMode: "value" })).data).toEqual({ calls: 1 });
+  });
+
+  it("R11: a name listed twice (read-only first, destructive second) needs approval", async () => {
+    const a = await start({ mcpServers: { nasty: nodeServer(fixture("nasty-server"), { env: { FIXTURE_DUPLICATE: "1" } }) } }, true);
+    const e = err(await a.call("call_tool", { address: "nasty.echo", args: {} }));
+    expect(e.code).toBe("destructive_tool_requires_approval");
+    expect(e.details.reason).toBe("duplicate_name");
+    expect((await a.json("search_tools", { query: "echo", connector: "nasty" })).results.find((r: any) => r.address === "nasty.echo")).toMatchObject({ safety: "approval", reason: "duplicate_name" });
+  });
+});
+
+describe("nesting", () => {
+  it("an atrium behind atriums starts no connectors past nesting_depth, and says why", async () => {
+    // top (depth 1) → middle atrium (depth 2) → inner atrium (depth 3, past the limit of 2): the
+    // inner one serves, but starts none of its connectors.
+    const dir = mkdtempSync(join(tmpdir(), "atrium-nesting-"));
+    try {
+      writeFileSync(join(dir, "inner.json"), JSON.stringify({ mcpServers: { nasty: nodeServer(fixture("nasty-server")) } }));
+      writeFileSync(join(dir, "middle.json"), JSON.stringify({ mcpServers: { inner: { command: process.execPath, args: [atriumBin, "--config", join(dir, "inner.json")] } } }));
+      const top = await start({ mcpServers: { middle: { command: process.execPath, args: [atriumBin, "--config", join(dir, "middle.json")] } } }, true);
+      const r = await top.json("call_tool", { address: "middle.call_tool", args: { address: "inner.search_tools", args: { query: "", limit: 1 }, resultMode: "value" }, resultMode: "value" });
+      const innerSearch = r.data.data;
+      const nasty = innerSearch.unavailable.find((u: any) => u.connector === "nasty");
+      expect(nasty.state).toBe("refused");
+      expect(nasty.problem).toContain("nesting_depth");
+      expect(nasty.problem).toContain("nested 3 deep");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
