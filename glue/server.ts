@@ -5,7 +5,7 @@ import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListTools
 import { z } from "zod";
 import { AtriumError, clampEcho } from "./errors.js";
 import { errorResult } from "./tools/tool-result.js";
-import type { MetaTool, ToolContext } from "./tools/meta-tool.js";
+import { listingSchema, type MetaTool, type ToolContext } from "./tools/meta-tool.js";
 import type { HostState } from "./host-detection.js";
 import { HostKind, UI_EXTENSION_ID } from "./generated/spec.js";
 import { SHELL_MIME, SHELL_URI, shellHtml } from "./views/shell-page.js";
@@ -27,7 +27,7 @@ export function createServer(deps: ServerDeps): Server {
     name: t.name,
     title: t.title,
     description: t.description,
-    inputSchema: z.toJSONSchema(t.input, { io: "input" }) as Tool["inputSchema"],
+    inputSchema: listingSchema(t.input) as Tool["inputSchema"],
     annotations: t.annotations,
     ...(t._meta && { _meta: t._meta }),
   }));

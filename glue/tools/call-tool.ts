@@ -6,10 +6,10 @@ import { shapeCallResult } from "./call-result.js";
 import { invoke } from "../invoke.js";
 
 const common = {
-  address: z.string().min(1).max(300).describe("<connectorId>.<toolName>, from search_tools"),
-  args: z.record(z.string(), z.unknown()).optional().describe("The tool's arguments"),
-  resultMode: z.enum(["mcp", "value"]).default("mcp").describe("mcp: the tool's content as is; value: { ok, data } with the unwrapped value"),
-  fields: z.array(z.string()).min(1).max(64).optional().describe('Keep only these dot paths of the value; [] maps over arrays, e.g. "items[].id"'),
+  address: z.string().min(1).max(300).describe("<connector>.<tool> from search_tools"),
+  args: z.record(z.string(), z.unknown()).optional(),
+  resultMode: z.enum(["mcp", "value"]).default("mcp").describe("value: { ok, data } unwrapped"),
+  fields: z.array(z.string()).min(1).max(64).optional().describe('Dot paths to keep, e.g. "items[].id"'),
 };
 
 async function callThrough(args: { address: string; args?: Record<string, unknown>; resultMode: "mcp" | "value"; fields?: string[] }, ctx: ToolContext, allowApproval: boolean) {
@@ -21,7 +21,7 @@ async function callThrough(args: { address: string; args?: Record<string, unknow
 export const callTool = defineTool({
   name: "call_tool",
   title: "Call a read-only tool",
-  description: "Call one read-only tool by address. Tools that may write are refused with destructive_tool_requires_approval. For several calls, or to filter and join results, use execute_code.",
+  description: "Call one read-only tool by address (tools that may write are refused). For several calls, or to filter and join, use execute_code.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.object(common).strict(),
   run: (args, ctx) => callThrough(args, ctx, false),
@@ -30,8 +30,8 @@ export const callTool = defineTool({
 export const callDestructiveTool = defineTool({
   name: "call_destructive_tool",
   title: "Call a tool that may write",
-  description: "Call a tool that is not read-only. Use only after the person has approved this exact action. `reason` is shown to the person, never sent to the tool.",
+  description: "Call a tool that may write, only after the person approved this exact action.",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  input: z.object({ ...common, reason: z.string().max(500).optional().describe("Why this write is needed (for the person; not forwarded)") }).strict(),
+  input: z.object({ ...common, reason: z.string().max(500).optional().describe("For the person; not sent to the tool") }).strict(),
   run: ({ reason: _reason, ...args }, ctx) => callThrough(args, ctx, true),
 });

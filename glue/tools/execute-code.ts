@@ -18,13 +18,11 @@ export function describeExecuteCode(config: AtriumConfig): string {
   let ids = config.connectors.filter((c) => !c.disabled).map((c) => (GUEST_GLOBALS.has(toIdentifier(c.id)) ? `${c.id} (atrium.call only)` : toIdentifier(c.id))).join(", ");
   if (ids.length > CONNECTOR_LIST_CHARS) ids = `${ids.slice(0, CONNECTOR_LIST_CHARS - 1)}…`;
   return [
-    "Run one async arrow function of plain JavaScript (QuickJS; no network, files, timers, require or fetch) that reads through read-only tools and returns only what the answer needs.",
-    "API: await atrium.search(query, {connector?, safety?, limit?}) → {results:[{address, description, safety}]}; await atrium.describe(address | [addresses]) → schema (bad entries come back {ok:false,error}); await atrium.call(address, args) → the tool's value;",
-    `await atrium.batch([{address, args}, …]) → [{ok, data} | {ok:false, error}] (parallel, 1–${s.batchCalls}); atrium.emit({type:"text",text} | {type:"image"|"audio",data,mimeType}) shows a block to the person; console.log is returned to you.`,
-    `Connector globals: <connector>.<tool>(args) = atrium.call("<connector>.<tool>", args) (non-identifier characters become _). Connectors: ${ids || "none"}.`,
-    `Limits per run: ${s.hostCalls} host calls, ${s.programWallMs / 1000} s wall clock, return value ${s.returnChars} characters, logs ${s.logChars}. Host failures throw Errors with code and retryable.`,
-    "Example: async () => { const r = await atrium.search(\"open incidents\"); const d = await atrium.call(r.results[0].address, {}); return d; }",
-    "Read skills {name:\"usage\"} once for more.",
+    "Run one async arrow function of plain JavaScript in a sandbox (QuickJS; no network, files, timers, require) that reads through read-only tools and returns only what the answer needs.",
+    `atrium.search(query) → {results:[{address,…}]}; atrium.describe(address) → schema; atrium.call(address, args) → value; atrium.batch([{address, args}]) → [{ok,data}|{ok:false,error}] (parallel, ≤${s.batchCalls}); atrium.emit(block); atrium.ui(html) shows the person a view; console.log. Globals: <connector>.<tool>(args). Connectors: ${ids || "none"}.`,
+    `Per run: ${s.hostCalls} host calls, ${s.programWallMs / 1000} s, ${s.returnChars} characters returned. Failures throw Errors with code and retryable.`,
+    "Example: async () => { const r = await atrium.search(\"what you need\"); return atrium.call(r.results[0].address, {}); }",
+    "Details: skills {name:\"usage\"}.",
   ].join("\n");
 }
 

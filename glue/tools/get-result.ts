@@ -8,12 +8,12 @@ import { AtriumError } from "../errors.js";
 export const getResult = defineTool({
   name: "get_result",
   title: "Read more of a large result",
-  description: "Read the rest of a result that call_tool cut at its size cap, by the resultId it returned, from a byte offset.",
+  description: "Read more of a result call_tool cut at its size cap, by its resultId, from a byte offset.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.object({
-    id: z.string().min(1).max(100).describe("resultId from the truncated result"),
-    offset: z.number().int().min(0).default(0).describe("Byte offset to start from (nextOffset of the previous page)"),
-    maxBytes: z.number().int().min(1).optional().describe("Page size in bytes; default is the direct result cap"),
+    id: z.string().min(1).max(100),
+    offset: z.number().int().min(0).default(0).describe("nextOffset of the previous page"),
+    maxBytes: z.number().int().min(1).optional(),
   }).strict(),
   async run(args, ctx) {
     const text = ctx.stash.get(args.id);

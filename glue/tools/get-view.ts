@@ -8,7 +8,7 @@ import { AtriumError } from "../errors.js";
 export const getView = defineTool({
   name: "get_view",
   title: "Fetch a view for the shell",
-  description: "Used by atrium's view shell, not by the model: returns a rendered view's page by id.",
+  description: "For atrium's view shell only: a view's page by id.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   appsHostOnly: true,
   _meta: { ui: { visibility: ["app"] } },

@@ -38,3 +38,8 @@ export interface MetaTool<S extends z.ZodType = z.ZodType> {
 }
 
 export const defineTool = <S extends z.ZodType>(tool: MetaTool<S>): MetaTool<S> => tool;
+
+/** The listed input schema: JSON Schema of the zod input, without what hosts do not need (the dialect URI, string-key noise, the safe-integer ceiling zod adds to every integer). */
+export function listingSchema(input: z.ZodType): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(z.toJSONSchema(input, { io: "input" }), (key, value) => (key === "$schema" || key === "propertyNames" || (key === "maximum" && value === Number.MAX_SAFE_INTEGER) ? undefined : value)));
+}

@@ -10,12 +10,12 @@ import { compactSchema } from "../catalog/compact-schema.js";
 import { AtriumError } from "../errors.js";
 
 const input = z.object({
-  query: z.string().max(512).default("").describe("Words to look for in tool names and descriptions; empty lists everything"),
-  connector: z.string().max(64).optional().describe("Only this connector's tools"),
-  safety: z.enum(["read_only", "approval", "any"]).default("any").describe("read_only: callable by call_tool and programs; approval: needs call_destructive_tool"),
+  query: z.string().max(512).default("").describe("Empty lists everything"),
+  connector: z.string().max(64).optional(),
+  safety: z.enum(["read_only", "approval", "any"]).default("any"),
   limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
-  cursor: z.string().max(200).optional().describe("nextCursor from the previous page"),
-  schemas: z.boolean().default(false).describe("Include each tool's compact input schema"),
+  cursor: z.string().max(200).optional(),
+  schemas: z.boolean().default(false).describe("Add compact input schemas"),
 }).strict();
 
 /** A cursor is the offset, bound to the query and filters it was issued for. */
@@ -32,7 +32,7 @@ function readCursor(cursor: string | undefined, key: string): number {
 export const searchTools = defineTool({
   name: "search_tools",
   title: "Search tools",
-  description: "Find tools across every connected server. Returns addresses (<connector>.<tool>) ranked best first, each read_only or approval. Use the address with call_tool, or inside execute_code.",
+  description: "Find tools across every connected server: addresses (<connector>.<tool>) ranked best first, each read_only (call_tool, programs) or approval (call_destructive_tool).",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input,
   async run(args, ctx) {
