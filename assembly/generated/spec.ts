@@ -35,6 +35,8 @@ export enum Budget {
   nesting_depth = 32,
   view_files_kept = 33,
   view_file_age_ms = 34,
+  downstream_line_bytes = 35,
+  downstream_depth = 36,
 }
 
 export enum BudgetCheck {
@@ -237,7 +239,7 @@ export const VIEW_KEY_CHARS_MAX: i32 = 128;
 export const BINDING_NAME_CHARS_MAX: i32 = 64;
 
 /** Budget ids run 1..BUDGET_COUNT; index 0 is unused. */
-export const BUDGET_COUNT: i32 = 34;
+export const BUDGET_COUNT: i32 = 36;
 export const BUDGET_DEFAULT: StaticArray<f64> = [
   0, // padding: budget ids start at 1
   20, // host_calls
@@ -274,6 +276,8 @@ export const BUDGET_DEFAULT: StaticArray<f64> = [
   2, // nesting_depth
   50, // view_files_kept
   604800000, // view_file_age_ms
+  16777216, // downstream_line_bytes
+  512, // downstream_depth
 ];
 export const BUDGET_MIN: StaticArray<f64> = [
   0, // padding: budget ids start at 1
@@ -311,6 +315,8 @@ export const BUDGET_MIN: StaticArray<f64> = [
   1, // nesting_depth
   1, // view_files_kept
   60000, // view_file_age_ms
+  65536, // downstream_line_bytes
+  16, // downstream_depth
 ];
 export const BUDGET_MAX: StaticArray<f64> = [
   0, // padding: budget ids start at 1
@@ -348,4 +354,6 @@ export const BUDGET_MAX: StaticArray<f64> = [
   8, // nesting_depth
   10000, // view_files_kept
   2592000000, // view_file_age_ms
+  268435456, // downstream_line_bytes
+  4096, // downstream_depth
 ];

@@ -35,7 +35,9 @@ export const Budget = {
   connector_backoff_first_ms: 31,
   nesting_depth: 32,
   view_files_kept: 33,
-  view_file_age_ms: 34
+  view_file_age_ms: 34,
+  downstream_line_bytes: 35,
+  downstream_depth: 36
 } as const;
 export type Budget = (typeof Budget)[keyof typeof Budget];
 export type BudgetName = keyof typeof Budget;
