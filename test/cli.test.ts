@@ -47,11 +47,11 @@ describe("atrium command line", () => {
     const flag = write("flag.json", { mcpServers: { fromflag: nodeServer(demoServer) } });
     const env = write("env.json", { mcpServers: { fromenv: nodeServer(demoServer) } });
     write("atrium.json", { mcpServers: { fromcwd: nodeServer(demoServer) } });
-    expect(run(["doctor", "--config", flag], { env: { ATRIUM_CONFIG: env } }).stderr).toContain("ok   fromflag");
-    expect(run(["doctor"], { env: { ATRIUM_CONFIG: env } }).stderr).toContain("ok   fromenv");
-    expect(run(["doctor"]).stderr).toContain("ok   fromcwd");
+    expect(run(["doctor", "--config", flag], { env: { ATRIUM_CONFIG: env } }).stdout).toContain("ok   fromflag");
+    expect(run(["doctor"], { env: { ATRIUM_CONFIG: env } }).stdout).toContain("ok   fromenv");
+    expect(run(["doctor"]).stdout).toContain("ok   fromcwd");
     rmSync(join(dir, "atrium.json"));
-    expect(run(["doctor"]).stderr).toContain("embedded demo");
+    expect(run(["doctor"]).stdout).toContain("embedded demo");
   });
 
   it("a config file named by ATRIUM_CONFIG that does not exist is an error, not the demo", () => {
@@ -70,13 +70,14 @@ describe("atrium command line", () => {
     });
     const r = run(["doctor", "--config", cfg]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain("ok   ann");
-    expect(r.stderr).toMatch(/11 tools: 2 read-only, 9 approval-required/);
-    expect(r.stderr).toContain("ro_absent__de_true: listed in readOnlyTools but marked destructive");
-    expect(r.stderr).toContain("FAIL broken");
-    expect(r.stderr).toContain("refusing to start");
-    expect(r.stderr).toContain("off  off");
-    expect(r.stderr).toContain("1 connector(s) failed");
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain("ok   ann");
+    expect(r.stdout).toMatch(/11 tools: 2 read-only, 9 approval-required/);
+    expect(r.stdout).toContain("ro_absent__de_true: listed in readOnlyTools but marked destructive");
+    expect(r.stdout).toContain("FAIL broken");
+    expect(r.stdout).toContain("refusing to start");
+    expect(r.stdout).toContain("off  off");
+    expect(r.stdout).toContain("1 connector(s) failed");
   });
 
   it("in a terminal, serve prints what it serves and the host snippet on stderr", () => {
