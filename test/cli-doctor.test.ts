@@ -39,6 +39,17 @@ describe("atrium doctor", () => {
     expect(r.status).toBe(1);
   });
 
+  it("shows a connector that failed to start with its problem under the FAIL line, and exits 1", () => {
+    const r = doctor({ mcpServers: { desk: nodeServer(demoServer), gone: { command: join(dir, "no-such-server") } } });
+    const out = r.stdout.split("\n");
+    const at = out.findIndex((l) => l.startsWith("FAIL gone "));
+    expect(at, r.stdout).toBeGreaterThan(0);
+    expect(out[at + 1]).toMatch(/^ {5}\S/); // the connector's own problem text, whatever its wording
+    expect(r.stdout).toMatch(/^ok   desk /m);
+    expect(r.stdout).toContain("1 connector(s) failed");
+    expect(r.status).toBe(1);
+  });
+
   it("with an empty mcpServers says no connectors are configured, how to add one, and exits 1", () => {
     const r = doctor({ mcpServers: {} });
     expect(r.stdout).not.toContain("healthy");
