@@ -53,15 +53,17 @@ describe("the npm package", () => {
 
   it("installed from the tarball, `atrium doctor` with no config finds the embedded demo connector healthy", () => {
     const r = atrium(["doctor"]);
-    expect(r.stdout).toContain("embedded demo");
+    expect(r.stdout, r.stderr).toContain("embedded demo");
     expect(r.stdout).toMatch(/^ok +desk /m);
     expect(r.status, r.stdout + r.stderr).toBe(0);
   });
 
   it("installed from the tarball, a served session runs a program against the demo connector and reads the usage guide", async () => {
     const transport = new StdioClientTransport({ command: installedBin, args: [], cwd: project, stderr: "pipe", env: { ...process.env, ATRIUM_CONFIG: "" } as Record<string, string> });
+    let stderr = "";
+    transport.stderr?.on("data", (c: Buffer) => { stderr += c.toString(); });
     const client = new Client({ name: "package-check", version: "0.0.0" });
-    await client.connect(transport);
+    await client.connect(transport).catch((e) => { throw new Error(`the installed atrium did not start: ${e}\n${stderr}`); });
     try {
       const run = (await client.callTool({ name: "execute_code", arguments: { code: `async () => (await desk.get_incident({ id: "INC-1042" })).id` } })).structuredContent as any;
       expect(run.ok, JSON.stringify(run)).toBe(true);
