@@ -1,9 +1,10 @@
-// The `atrium` command line. stdout carries protocol only; everything for people goes to stderr.
+// The `atrium` command line. A command's output goes to stdout (`--help`, `--version`, the doctor
+// report, the demo transcript); `serve`'s stdout carries JSON-RPC only, so its banner goes to
+// stderr, as do the error messages of every command.
 import { packageVersion } from "./paths.js";
+import { parseCommandLine } from "./commands/args.js";
 
-const pkg = { version: packageVersion };
-
-const HELP = `atrium ${pkg.version}: one MCP server in front of many
+const HELP = `atrium ${packageVersion}: one MCP server in front of many
 
 usage:
   atrium [serve] [--config FILE]   serve MCP on stdio (the default command)
@@ -17,19 +18,23 @@ with none, atrium serves its embedded demo connector (a small service desk).
 `;
 
 async function main(argv: string[]): Promise<number | undefined> {
-  if (argv.includes("--help") || argv.includes("-h")) { process.stderr.write(HELP); return 0; }
-  if (argv.includes("--version") || argv.includes("-v")) { process.stdout.write(`${pkg.version}\n`); return 0; }
-  const [command = "serve"] = argv.filter((a, i) => !a.startsWith("-") && argv[i - 1] !== "--config" && argv[i - 1] !== "--out" && argv[i - 1] !== "--port");
-  if (command === "demo") return (await import("./commands/demo.js")).demo(argv, pkg.version);
-  if (command !== "serve" && command !== "doctor") { process.stderr.write(`atrium: unknown command ${command}\n\n${HELP}`); return 2; }
-  // Loaded only for the commands that need them, so --help and --version stay instant.
+  const line = parseCommandLine(argv);
+  if (line.kind === "help") { process.stdout.write(HELP); return 0; }
+  if (line.kind === "version") { process.stdout.write(`${packageVersion}\n`); return 0; }
+  if (line.kind === "error") { process.stderr.write(`${line.message}\n${line.help ? `\n${HELP}` : ""}`); return 2; }
+  const { command, flags } = line;
+  // Loaded only for the command that runs, so --help and --version stay instant.
+  if (command === "demo") return (await import("./commands/demo.js")).demo(flags, packageVersion);
   const { resolveConfig } = await import("./commands/resolve-config.js");
-  const cfg = resolveConfig(argv);
-  if (!cfg.ok) { process.stderr.write(cfg.message + "\n"); return 1; }
-  if (command === "doctor") return (await import("./commands/doctor.js")).doctor(cfg.config, cfg.source, pkg.version);
-  await (await import("./commands/serve.js")).serve(cfg.config, cfg.source, pkg.version);
+  const cfg = resolveConfig(typeof flags.config === "string" ? flags.config : undefined);
+  if (!cfg.ok) { process.stderr.write(cfg.message); return 1; }
+  if (command === "doctor") return (await import("./commands/doctor.js")).doctor(cfg.config, cfg.source, packageVersion, cfg.warnings);
+  if (cfg.warnings) process.stderr.write(cfg.warnings);
+  await (await import("./commands/serve.js")).serve(cfg.config, cfg.source, packageVersion);
   return undefined; // keep serving
 }
 
 const code = await main(process.argv.slice(2));
-if (code !== undefined) process.exit(code);
+// Exit once what was written has left (a pipe may be asynchronous), so `atrium doctor | less` gets the whole report.
+const drained = (s: NodeJS.WriteStream) => new Promise<void>((done) => s.write("", () => done()));
+if (code !== undefined) await Promise.all([drained(process.stdout), drained(process.stderr)]).then(() => process.exit(code));

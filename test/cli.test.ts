@@ -1,5 +1,6 @@
-// The atrium command line: version and help, config lookup order, a bad config stops
-// everything with messages naming the path, doctor explains failures, the terminal banner.
+// The atrium command line: version and help (on stdout, anywhere on the line), config lookup
+// order, a bad config stops everything with messages naming the path, doctor explains
+// failures on stdout, the terminal banner.
 import { describe, it, expect, afterAll } from "vitest";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
@@ -20,10 +21,17 @@ describe("atrium command line", () => {
     expect(r.status).toBe(0);
   });
 
-  it("--help goes to stderr and stdout stays empty", () => {
+  it("--help is the command's output: it goes to stdout, exit 0, nothing on stderr", () => {
     const r = run(["--help"]);
-    expect(r.stderr).toContain("atrium doctor");
-    expect(r.stdout).toBe("");
+    expect(r.stdout).toContain("atrium doctor");
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+  });
+
+  it("--help and --version work after a command and next to its flags", () => {
+    expect(run(["doctor", "--config", "nowhere.json", "-h"]).stdout).toContain("usage:");
+    expect(run(["demo", "--serve", "--help"]).stdout).toContain("usage:");
+    expect(run(["serve", "-v"]).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it("an unknown command is refused with the help text", () => {
@@ -36,9 +44,9 @@ describe("atrium command line", () => {
     const bad = write("bad.json", { mcpServers: { github: { command: "x", args: ["ok", 2] }, "Bad Id": { command: "y" }, mem: { comand: "z" } } });
     const r = run(["--config", bad]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain("mcpServers.github.args[1]: expected a string, got number");
-    expect(r.stderr).toContain(`mcpServers["Bad Id"]: invalid connector id`);
-    expect(r.stderr).toMatch(/mcpServers\.mem\.comand: unknown key.*"command"/);
+    expect(r.stderr).toContain(`error: ${bad}: mcpServers.github.args[1]: expected a string, got number`);
+    expect(r.stderr).toContain(`error: ${bad}: mcpServers["Bad Id"]: invalid connector id`);
+    expect(r.stderr).toMatch(/^error: .*mcpServers\.mem\.comand: unknown key.*"command"/m);
     expect(r.stderr).toContain("nothing was started");
     expect(r.stdout).toBe("");
   });
@@ -47,11 +55,11 @@ describe("atrium command line", () => {
     const flag = write("flag.json", { mcpServers: { fromflag: nodeServer(demoServer) } });
     const env = write("env.json", { mcpServers: { fromenv: nodeServer(demoServer) } });
     write("atrium.json", { mcpServers: { fromcwd: nodeServer(demoServer) } });
-    expect(run(["doctor", "--config", flag], { env: { ATRIUM_CONFIG: env } }).stderr).toContain("ok   fromflag");
-    expect(run(["doctor"], { env: { ATRIUM_CONFIG: env } }).stderr).toContain("ok   fromenv");
-    expect(run(["doctor"]).stderr).toContain("ok   fromcwd");
+    expect(run(["doctor", "--config", flag], { env: { ATRIUM_CONFIG: env } }).stdout).toContain("ok   fromflag");
+    expect(run(["doctor"], { env: { ATRIUM_CONFIG: env } }).stdout).toContain("ok   fromenv");
+    expect(run(["doctor"]).stdout).toContain("ok   fromcwd");
     rmSync(join(dir, "atrium.json"));
-    expect(run(["doctor"]).stderr).toContain("embedded demo");
+    expect(run(["doctor"]).stdout).toContain("embedded demo");
   });
 
   it("a config file named by ATRIUM_CONFIG that does not exist is an error, not the demo", () => {
@@ -70,13 +78,14 @@ describe("atrium command line", () => {
     });
     const r = run(["doctor", "--config", cfg]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain("ok   ann");
-    expect(r.stderr).toMatch(/11 tools: 2 read-only, 9 approval-required/);
-    expect(r.stderr).toContain("ro_absent__de_true: listed in readOnlyTools but marked destructive");
-    expect(r.stderr).toContain("FAIL broken");
-    expect(r.stderr).toContain("refusing to start");
-    expect(r.stderr).toContain("off  off");
-    expect(r.stderr).toContain("1 connector(s) failed");
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain("ok   ann");
+    expect(r.stdout).toMatch(/11 tools: 2 read-only, 9 approval-required/);
+    expect(r.stdout).toContain("ro_absent__de_true: listed in readOnlyTools but marked destructive");
+    expect(r.stdout).toContain("FAIL broken");
+    expect(r.stdout).toContain("refusing to start");
+    expect(r.stdout).toContain("off  off");
+    expect(r.stdout).toContain("1 connector(s) failed");
   });
 
   it("in a terminal, serve prints what it serves and the host snippet on stderr", () => {

@@ -10,13 +10,13 @@ import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { binPath, demoServerPath } from "../paths.js";
 import { DESK_PROGRAM } from "../demo/desk-program.js";
 import { serveLiveView } from "../demo/live-host.js";
+import type { Flags } from "./args.js";
 
-export async function demo(argv: readonly string[], version: string): Promise<number> {
-  const outFlag = argv.indexOf("--out");
-  const outDir = outFlag >= 0 && argv[outFlag + 1] ? resolve(argv[outFlag + 1]) : mkdtempSync(join(tmpdir(), "atrium-demo-"));
-  const serveLive = argv.includes("--serve");
-  const portAt = argv.indexOf("--port");
-  const portFlag = portAt >= 0 ? Number(argv[portAt + 1]) : undefined;
+/** `flags` come checked from the command line (commands/args.ts): `--out DIR`, `--serve`, `--port N` (only with --serve). */
+export async function demo(flags: Flags, version: string): Promise<number> {
+  const outDir = typeof flags.out === "string" ? resolve(flags.out) : mkdtempSync(join(tmpdir(), "atrium-demo-"));
+  const serveLive = flags.serve === true;
+  const portFlag = typeof flags.port === "string" ? Number(flags.port) : undefined;
   const work = mkdtempSync(join(tmpdir(), "atrium-demo-config-"));
   const configPath = join(work, "atrium.json");
   // The session declares MCP Apps, so atrium offers the view inline; the operator setting

@@ -1,27 +1,30 @@
-// `atrium doctor`: starts every connector, prints its health, tool count and how many
-// tools are read-only vs approval-required, with the reason for each failure.
+// `atrium doctor`: starts every connector and writes a report on stdout (it is the command's
+// output: `atrium doctor > report.txt` keeps it): health, tool counts, how many tools are
+// read-only vs approval-required and why, the reason for each failure, operator lists that
+// name tools a server does not have, and a readOnlyTools line to review for unannotated tools.
+// Exit 0 only when every enabled connector is ready and every operator list applies.
 import { createApp } from "../app.js";
 import type { AtriumConfig } from "../config/schema.js";
 import { classReasonText } from "../decision-messages.js";
+import { readOnlySuggestion, unlistedTools } from "./doctor-advice.js";
 
-export async function doctor(config: AtriumConfig, source: string, version: string): Promise<number> {
+type App = ReturnType<typeof createApp>;
+type Connector = App["registry"]["connectors"][number];
+
+/** `configWarnings` are the config's labelled warning lines (or ""), shown in the report. */
+export async function doctor(config: AtriumConfig, source: string, version: string, configWarnings = ""): Promise<number> {
   const app = createApp(config, version);
-  const out: string[] = [`atrium ${version} doctor`, `config: ${source}`, ""];
+  const out: string[] = [`atrium ${version} doctor`, `config: ${source}`, ...configWarnings.split("\n").filter(Boolean), ""];
   await app.registry.startAll();
-  const entries = app.catalog.entries();
   let failed = 0;
+  let warned = 0;
   for (const c of app.registry.connectors) {
-    const mine = entries.filter((e) => e.connectorId === c.id);
-    const ro = mine.filter((e) => e.safety === "read_only").length;
     const where = c.config.kind === "stdio" ? [c.config.command, ...c.config.args].join(" ") : c.config.url;
-    out.push(`${c.state === "ready" ? "ok  " : c.state === "disabled" ? "off " : "FAIL"} ${c.id} (${c.config.kind}: ${where})`);
-    if (c.state === "ready") {
-      out.push(`     ${mine.length} tools: ${ro} read-only, ${mine.length - ro} approval-required`);
-      const counts = new Map<string, number>();
-      for (const e of mine.filter((e) => e.safety === "approval")) counts.set(e.reason, (counts.get(e.reason) ?? 0) + 1);
-      for (const [reason, n] of counts) out.push(`       ${n} × ${classReasonText[reason as keyof typeof classReasonText] ?? reason}`);
-      for (const e of mine.filter((e) => e.reason === "promotion_refused_destructive")) out.push(`       ! ${e.name}: listed in readOnlyTools but marked destructive; left behind approval`);
-    } else if (c.state !== "disabled") {
+    const { lines, problems } = c.state === "ready" ? readyReport(app, c) : { lines: [], problems: 0 };
+    const warn = problems > 0;
+    out.push(`${c.state === "ready" ? (warn ? "warn" : "ok  ") : c.state === "disabled" ? "off " : "FAIL"} ${c.id} (${c.config.kind}: ${where})`, ...lines);
+    if (warn) warned++;
+    if (c.state !== "ready" && c.state !== "disabled") {
       failed++;
       out.push(`     ${c.problem ?? c.state}`);
       const tail = c.stderr.tail(8);
@@ -29,7 +32,49 @@ export async function doctor(config: AtriumConfig, source: string, version: stri
     }
   }
   await app.registry.stopAll();
-  out.push("", failed === 0 ? "all connectors healthy" : `${failed} connector(s) failed`);
-  process.stderr.write(out.join("\n") + "\n");
-  return failed === 0 ? 0 : 1;
+  const enabled = config.connectors.filter((c) => !c.disabled).length;
+  out.push(...(config.connectors.length ? [""] : []), ...summary(source, config.connectors.length, enabled, failed, warned));
+  process.stdout.write(out.join("\n") + "\n");
+  return enabled > 0 && failed === 0 && warned === 0 ? 0 : 1;
+}
+
+/** The lines under a ready connector, and how many of them are problems (the connector then shows `warn`). */
+function readyReport(app: App, c: Connector): { lines: string[]; problems: number } {
+  const mine = app.catalog.entries().filter((e) => e.connectorId === c.id);
+  const ro = mine.filter((e) => e.safety === "read_only").length;
+  const lines = [`     ${mine.length} tools: ${ro} read-only, ${mine.length - ro} approval-required`];
+  const unannotated = mine.filter((e) => e.reason === "read_only_absent").map((e) => e.name);
+  const counts = new Map<string, number>();
+  for (const e of mine) if (e.safety === "approval" && e.reason !== "read_only_absent") counts.set(e.reason, (counts.get(e.reason) ?? 0) + 1);
+  for (const [reason, n] of counts) lines.push(`       ${n} × ${classReasonText[reason as keyof typeof classReasonText] ?? reason}`);
+  for (const e of mine.filter((e) => e.reason === "promotion_refused_destructive")) lines.push(`       ! ${e.name}: listed in readOnlyTools but marked destructive; left behind approval`);
+
+  const unlisted = unlistedTools(c.config, c.tools.map((t) => t.name));
+  for (const u of unlisted) {
+    const near = u.nearest.length ? `; did you mean ${u.nearest.map((n) => JSON.stringify(n)).join(" or ")}?` : "";
+    lines.push(`     ! ${u.list} lists ${JSON.stringify(u.name)}, but ${c.id} has no tool by that name, so the entry has no effect${near}`);
+  }
+  if (unannotated.length) {
+    lines.push(`     ${unannotated.length} ${unannotated.length === 1 ? "tool has" : "tools have"} no readOnlyHint annotation and ${unannotated.length === 1 ? "needs" : "need"} approval`);
+    const destructive = new Set(c.tools.filter((t) => (t.annotations as { destructiveHint?: unknown } | undefined)?.destructiveHint === true).map((t) => t.name));
+    const line = readOnlySuggestion(c.config.readOnlyTools, unannotated.filter((n) => !destructive.has(n)));
+    if (line) lines.push(`       suggestion to review (not applied): these names look read-only; if those tools only read, set in mcpServers.${c.id}:`, `         ${line}`);
+    else lines.push(`       if some of them only read, list them in mcpServers.${c.id}.readOnlyTools`);
+  }
+  return { lines, problems: unlisted.length };
+}
+
+function summary(source: string, configured: number, enabled: number, failed: number, warned: number): string[] {
+  if (configured === 0) {
+    return [
+      "no connectors configured: atrium would serve no tools",
+      `add one under "mcpServers" in ${source}, for example:`,
+      `  "mcpServers": { "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/path/to/dir"] } }`,
+    ];
+  }
+  if (enabled === 0) return [`every connector is disabled: atrium would serve no tools (remove "disabled": true from one in ${source})`];
+  const parts = [];
+  if (failed) parts.push(`${failed} connector(s) failed`);
+  if (warned) parts.push(`${warned} connector(s) with a readOnlyTools/approvalTools entry that has no effect (marked warn)`);
+  return [parts.length ? parts.join("; ") : "all connectors healthy"];
 }

@@ -4,10 +4,14 @@ import { core } from "../core.js";
 import { demoServerPath } from "../paths.js";
 import { findConfig, loadConfig } from "../config/load.js";
 import { validateConfig } from "../config/validate.js";
-import { formatConfigErrors } from "../config/format.js";
+import { labelConfigLines } from "../config/format.js";
 import type { AtriumConfig } from "../config/schema.js";
 
-export type ConfigOutcome = { ok: true; config: AtriumConfig; source: string } | { ok: false; message: string };
+/**
+ * `warnings` and `message` are finished text: one labelled line per problem ("warning: …",
+ * "error: …"), ending in a newline, or "" when there is nothing to say.
+ */
+export type ConfigOutcome = { ok: true; config: AtriumConfig; source: string; warnings: string } | { ok: false; message: string };
 
 export function demoConfig(): AtriumConfig {
   const r = validateConfig({ mcpServers: { desk: { command: process.execPath, args: [demoServerPath] } } }, core());
@@ -15,13 +19,13 @@ export function demoConfig(): AtriumConfig {
   return r.config;
 }
 
-export function resolveConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ConfigOutcome {
-  const where = findConfig({ argv, env, cwd });
-  if (where.source === "invalid") return { ok: false, message: `atrium: ${where.message}` };
-  if (where.source === "demo") return { ok: true, config: demoConfig(), source: "embedded demo (no atrium.json, no --config, no ATRIUM_CONFIG)" };
+/** `configFile` is the value of `--config`, if given; the lookup then tries $ATRIUM_CONFIG and ./atrium.json. */
+export function resolveConfig(configFile: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ConfigOutcome {
+  const where = findConfig({ argv: configFile === undefined ? [] : [`--config=${configFile}`], env, cwd });
+  if (where.source === "invalid") return { ok: false, message: `atrium: ${where.message}\n` };
+  if (where.source === "demo") return { ok: true, config: demoConfig(), source: "embedded demo (no atrium.json, no --config, no ATRIUM_CONFIG)", warnings: "" };
   const r = loadConfig(where.path, core(), where.source);
-  const warnings = r.warnings.length ? formatConfigErrors(where.path, r.warnings) + "\n" : "";
-  if (warnings) process.stderr.write(warnings.replace(/^/gm, "warning: "));
-  if (!r.ok) return { ok: false, message: `${formatConfigErrors(where.path, r.errors)}\natrium: the config has ${r.errors.length} error(s); nothing was started.` };
-  return { ok: true, config: r.config, source: where.path };
+  const warnings = labelConfigLines("warning", where.path, r.warnings);
+  if (!r.ok) return { ok: false, message: `${labelConfigLines("error", where.path, r.errors)}${warnings}atrium: the config has ${r.errors.length} error(s); nothing was started.\n` };
+  return { ok: true, config: r.config, source: where.path, warnings };
 }

@@ -1,0 +1,82 @@
+// The one argument parser of every atrium command. node:util's parseArgs splits the words into
+// tokens; each command's table below says which flags it takes, and anything else — a flag the
+// command does not take, a flag without its value, a value for a switch, a flag given twice, a
+// stray word — is refused with a message naming the flag and the command's flags (exit 2).
+// The tokens are judged here rather than by parseArgs' strict mode so that every message names
+// the command and lists what it accepts.
+import { parseArgs } from "node:util";
+
+interface Flag {
+  /** A flag with a value shows its placeholder (`--config FILE`); a switch has none. */
+  value?: string;
+  /** Another flag this one is meaningless without. */
+  needs?: string;
+  /** A refusal for a value this flag cannot take. */
+  check?: (value: string) => string | undefined;
+}
+
+const port = (v: string) => (/^\d+$/.test(v) && Number(v) <= 65535 ? undefined : `must be a port number from 0 to 65535, got ${JSON.stringify(v)}`);
+
+export const COMMANDS = {
+  serve: { config: { value: "FILE" } },
+  doctor: { config: { value: "FILE" } },
+  demo: { out: { value: "DIR" }, serve: {}, port: { value: "N", needs: "serve", check: port } },
+} satisfies Record<string, Record<string, Flag>>;
+
+/** Every command's flags with their parseArgs type, so a value is read as a value whatever the command. */
+const TYPES = Object.fromEntries(
+  Object.values(COMMANDS).flatMap((table) => Object.entries(table as Record<string, Flag>).map(([k, f]) => [k, { type: f.value === undefined ? ("boolean" as const) : ("string" as const) }])),
+);
+
+export type CommandName = keyof typeof COMMANDS;
+export type Flags = Record<string, string | true | undefined>;
+export type CommandLine =
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "run"; command: CommandName; flags: Flags }
+  | { kind: "error"; message: string; help?: boolean };
+
+/** `--help` / `-h` and `--version` / `-v` work anywhere before a `--`, whatever else is there. */
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  const words = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : argv.length);
+  if (words.includes("--help") || words.includes("-h")) return { kind: "help" };
+  if (words.includes("--version") || words.includes("-v")) return { kind: "version" };
+
+  const { tokens } = parseArgs({ args: [...argv], options: TYPES, strict: false, allowPositionals: true, tokens: true });
+  const positionals = tokens.filter((t) => t.kind === "positional");
+  const name = positionals[0]?.value ?? "serve";
+  if (!Object.hasOwn(COMMANDS, name)) return { kind: "error", message: `atrium: unknown command ${name}`, help: true };
+  const command = name as CommandName;
+  const table: Record<string, Flag> = COMMANDS[command];
+  const refuse = (why: string): CommandLine => ({ kind: "error", message: `atrium ${command}: ${why} (${command} takes ${describeFlags(command)}; see atrium --help)` });
+
+  const flags: Flags = {};
+  for (const t of tokens) {
+    if (t.kind === "positional" && t !== positionals[0]) return refuse(`unexpected argument ${JSON.stringify(t.value)}`);
+    if (t.kind !== "option") continue;
+    const flag = Object.hasOwn(table, t.name) ? table[t.name] : undefined;
+    if (!flag || t.rawName !== `--${t.name}`) return refuse(`unknown flag ${t.rawName}`);
+    if (flags[t.name] !== undefined) return refuse(`${t.rawName} is given more than once`);
+    if (flag.value === undefined) {
+      if (t.value !== undefined) return refuse(`${t.rawName} takes no value`);
+      flags[t.name] = true;
+      continue;
+    }
+    // parseArgs takes the next word as the value even when it is another flag (`--config --out`).
+    if (t.value === undefined || t.value === "" || (!t.inlineValue && t.value.startsWith("-"))) return refuse(`${t.rawName} needs a value: ${t.rawName} ${flag.value}`);
+    const bad = flag.check?.(t.value);
+    if (bad) return refuse(`${t.rawName} ${bad}`);
+    flags[t.name] = t.value;
+  }
+  for (const [key, flag] of Object.entries(table)) {
+    if (flags[key] !== undefined && flag.needs && flags[flag.needs] === undefined) return refuse(`--${key} applies only with --${flag.needs}`);
+  }
+  return { kind: "run", command, flags };
+}
+
+/** `--config FILE` / `--out DIR, --serve, --port N` for a command's messages. */
+export function describeFlags(command: CommandName): string {
+  const table: Record<string, Flag> = COMMANDS[command];
+  const list = Object.entries(table).map(([k, f]) => (f.value ? `--${k} ${f.value}` : `--${k}`));
+  return list.length ? list.join(", ") : "no flags";
+}

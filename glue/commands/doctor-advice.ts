@@ -1,0 +1,65 @@
+// What `atrium doctor` tells an operator beyond health: operator lists naming tools the server
+// does not have (the operator's intent is silently not applied), and for tools without a
+// readOnlyHint a `readOnlyTools` line to review. Advice only: nothing here changes a config.
+
+/**
+ * First words of tool names that usually mean "only reads" (`list_issues`, `getUser`,
+ * `search-code`). Used only to pre-fill a suggestion the operator reviews, never to classify:
+ * a name is the server author's wording, not a promise, so atrium itself decides read-only
+ * from annotations and the operator's own lists alone (spec/read-only.md).
+ */
+export const READ_ONLY_NAME_WORDS: readonly string[] = ["get", "list", "read", "search", "find", "query", "describe", "show", "fetch", "view", "count", "stat"];
+
+/** The first word of a tool name: split at `_`, `-`, `.`, a space or a lower-to-upper case change. */
+export function firstWord(name: string): string {
+  return (name.split(/[_\-. ]|(?<=[a-z0-9])(?=[A-Z])/)[0] ?? "").toLowerCase();
+}
+
+export const looksReadOnly = (name: string): boolean => READ_ONLY_NAME_WORDS.includes(firstWord(name));
+
+export interface UnlistedTool { list: "readOnlyTools" | "approvalTools"; name: string; nearest: string[] }
+
+/** Names in the operator's lists that the server does not list, each with the closest real names. */
+export function unlistedTools(lists: { readOnlyTools: readonly string[]; approvalTools: readonly string[] }, toolNames: readonly string[]): UnlistedTool[] {
+  const have = new Set(toolNames);
+  const out: UnlistedTool[] = [];
+  for (const list of ["readOnlyTools", "approvalTools"] as const) {
+    for (const name of lists[list]) if (!have.has(name)) out.push({ list, name, nearest: nearestNames(name, toolNames) });
+  }
+  return out;
+}
+
+/**
+ * The real names closest to a mistyped one (case-insensitive): those at the smallest edit
+ * distance within reach (a few edits, fewer for short names), else those containing it or
+ * contained in it; at most `max`, in the server's order.
+ */
+export function nearestNames(name: string, names: readonly string[], max = 3): string[] {
+  const want = name.toLowerCase();
+  const reach = want.length <= 4 ? 1 : want.length <= 8 ? 2 : 3;
+  const scored = names.map((n) => ({ n, d: editDistance(want, n.toLowerCase()) })).filter((x) => x.d <= reach);
+  const best = Math.min(...scored.map((x) => x.d));
+  const close = scored.filter((x) => x.d === best).map((x) => x.n);
+  const containing = want.length >= 3 ? names.filter((n) => n.toLowerCase().includes(want) || want.includes(n.toLowerCase())) : [];
+  return (close.length ? close : containing).slice(0, max);
+}
+
+/** Levenshtein distance; tool names are short, so the quadratic table is cheap. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/**
+ * The `"readOnlyTools": [...]` line to put in the connector's entry: what it already lists plus
+ * the unannotated tools whose names look read-only (a suggestion; undefined when there is none).
+ */
+export function readOnlySuggestion(current: readonly string[], unannotated: readonly string[]): string | undefined {
+  const add = unannotated.filter((n) => looksReadOnly(n) && !current.includes(n)).sort();
+  return add.length ? `"readOnlyTools": [${[...current, ...add].map((n) => JSON.stringify(n)).join(", ")}]` : undefined;
+}

@@ -1,0 +1,37 @@
+// The word rules behind doctor's advice: which tool names look read-only (a suggestion only),
+// and which real names a mistyped readOnlyTools/approvalTools entry was probably meant to be.
+import { describe, it, expect } from "vitest";
+import { firstWord, looksReadOnly, nearestNames, readOnlySuggestion, unlistedTools } from "../glue/commands/doctor-advice.js";
+
+describe("doctor advice", () => {
+  it("reads the first word of snake_case, kebab-case, dotted and camelCase names", () => {
+    expect(["list_issues", "getUser", "search-code", "query.run", "HTTPGet", "describe"].map(firstWord)).toEqual(["list", "get", "search", "query", "httpget", "describe"]);
+  });
+
+  it("a name looks read-only only when its whole first word is a reading verb", () => {
+    expect(["get_note", "listNotes", "stat-notes", "fetch_url", "view"].filter(looksReadOnly)).toHaveLength(5);
+    expect(["getaway_car", "status_update", "delete_note", "set_value", "lister"].filter(looksReadOnly)).toEqual([]);
+  });
+
+  it("nearest names: the closest by edits, else names containing the entry, else none", () => {
+    const tools = ["list_incidents", "get_incident", "close_incident", "list_services"];
+    expect(nearestNames("list_incident", tools)).toEqual(["list_incidents"]);
+    expect(nearestNames("LIST_SERVICES", tools)).toEqual(["list_services"]);
+    expect(nearestNames("incident", tools)).toEqual(["list_incidents", "get_incident", "close_incident"]);
+    expect(nearestNames("nosuchtool", tools)).toEqual([]);
+    expect(nearestNames("ab", ["xy", "abc"])).toEqual(["abc"]);
+  });
+
+  it("unlisted entries come from both lists, and listed ones are not reported", () => {
+    expect(unlistedTools({ readOnlyTools: ["get_note", "get_notes"], approvalTools: ["purge"] }, ["get_note", "add_note"])).toEqual([
+      { list: "readOnlyTools", name: "get_notes", nearest: ["get_note"] },
+      { list: "approvalTools", name: "purge", nearest: [] },
+    ]);
+  });
+
+  it("the suggested line keeps the operator's list first and adds only names that look read-only", () => {
+    expect(readOnlySuggestion([], ["send_digest", "list_notes", "get_note"])).toBe(`"readOnlyTools": ["get_note", "list_notes"]`);
+    expect(readOnlySuggestion(["send_digest"], ["list_notes", "send_digest"])).toBe(`"readOnlyTools": ["send_digest", "list_notes"]`);
+    expect(readOnlySuggestion([], ["add_note", "send_digest"])).toBeUndefined();
+  });
+});
