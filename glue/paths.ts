@@ -1,6 +1,7 @@
 // Files atrium ships, found from wherever the running code lives (glue/ under vitest,
 // dist/glue/ compiled, dist/bundle/ bundled): walk up to the package root once.
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -20,5 +21,5 @@ export const skillsDir = join(packageRoot, "glue/skills");
 export const demoServerPath = [join(packageRoot, "dist/bundle/demo-server.mjs"), join(packageRoot, "dist/glue/demo/server.js")].find(existsSync) ?? join(packageRoot, "dist/glue/demo/server.js");
 /** The sandbox worker entry: bundled when built (QuickJS's wasm comes compiled from the pool, not from a path). */
 export const sandboxWorkerPath = [join(packageRoot, "dist/bundle/sandbox-worker.mjs"), join(packageRoot, "dist/glue/sandbox/worker.js")].find(existsSync) ?? join(packageRoot, "dist/glue/sandbox/worker.js");
-/** QuickJS's release-sync wasm, compiled once by the pool. */
-export const quickjsWasmPath = join(packageRoot, "node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm");
+/** QuickJS's release-sync wasm, found by Node's resolution from quickjs-emscripten (nested or hoisted install). */
+export const quickjsWasmPath = createRequire(createRequire(join(packageRoot, "package.json")).resolve("quickjs-emscripten")).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");

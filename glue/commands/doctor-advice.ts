@@ -1,6 +1,7 @@
 // What `atrium doctor` tells an operator beyond health: operator lists naming tools the server
 // does not have (the operator's intent is silently not applied), and for tools without a
 // readOnlyHint a `readOnlyTools` line to review. Advice only: nothing here changes a config.
+import { editDistance } from "../text/edit-distance.js";
 
 /**
  * First words of tool names that usually mean "only reads" (`list_issues`, `getUser`,
@@ -44,16 +45,6 @@ export function nearestNames(name: string, names: readonly string[], max = 3): s
   return (close.length ? close : containing).slice(0, max);
 }
 
-/** Levenshtein distance; tool names are short, so the quadratic table is cheap. */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length];
-}
 
 /**
  * The `"readOnlyTools": [...]` line to put in the connector's entry: what it already lists plus

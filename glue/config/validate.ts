@@ -10,6 +10,7 @@ import {
   type AtriumConfig, type ConfigError, type ConnectorConfig, type LifecycleConfig, type ResultsConfig, type SandboxConfig, type ValidationResult, type ViewsConfig,
 } from "./schema.js";
 import { isJsonObject } from "../json-object.js";
+import { editDistance } from "../text/edit-distance.js";
 
 type Obj = Record<string, unknown>;
 
@@ -277,25 +278,12 @@ function closest(key: string, known: readonly string[]): string | undefined {
   let bestD = 3;
   for (const k of known) {
     if (Math.abs(k.length - key.length) >= bestD) continue; // distance ≥ length gap; also keeps huge keys cheap
-    const d = distance(key.toLowerCase(), k.toLowerCase());
+    const d = editDistance(key.toLowerCase(), k.toLowerCase());
     if (d < bestD) [best, bestD] = [k, d];
   }
   return best;
 }
 
-/** Optimal string alignment distance: a swapped pair of letters counts as one edit. */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
-}
 
 /** `a.b`, or `a["odd key"]` when the key would not read as one dotted segment. */
 function at(path: string, key: string, ctx: Ctx): string {
