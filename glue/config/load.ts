@@ -1,4 +1,4 @@
-// Finds the config file (PRODUCT.md "Command line": --config, then ATRIUM_CONFIG, then
+// Finds the config file (docs/reference.md "Commands": --config, then ATRIUM_CONFIG, then
 // ./atrium.json, else the demo), reads it, parses it and validates it. Inputs are passed in,
 // never read from process globals, so the lookup is testable and has one meaning.
 import { existsSync, readFileSync } from "node:fs";

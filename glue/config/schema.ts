@@ -1,4 +1,4 @@
-// The shape of a validated atrium.json (PRODUCT.md "Config") and the key tables the validator
+// The shape of a validated atrium.json (docs/reference.md "Config") and the key tables the validator
 // walks. Every number in a validated config is an effective value (the operator's, or the
 // core's default), so no other file repeats a default. Numeric ranges live in spec/budgets.md
 // and are checked by the core; this file only says which key maps to which budget.

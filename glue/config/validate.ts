@@ -18,7 +18,7 @@ interface Ctx {
   core: Core;
   errors: ConfigError[];
   warnings: ConfigError[];
-  /** Echoed user text is clamped to the core's echo budget (PRODUCT.md "Error codes"). */
+  /** Echoed user text is clamped to the core's echo budget (docs/reference.md "Errors"). */
   clampChars: number;
 }
 

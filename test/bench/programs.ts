@@ -1,5 +1,5 @@
 // execute_code figures over real stdio: no-op, one host call, a ten-call batch, 100
-// sequential host calls, the first program after start, and two programs in parallel.
+// sequential host calls, and two programs in parallel (first programs: connectors.ts).
 import { startAtrium, nodeServer, demoServer } from "../harness/atrium-client.js";
 import { stats, type Stats } from "./stats.js";
 
@@ -8,26 +8,6 @@ const config = { mcpServers: { desk: nodeServer(demoServer) }, atrium: { sandbox
 
 export async function benchPrograms(): Promise<Row[]> {
   const rows: Row[] = [];
-  // First program after start: a fresh atrium each time; timed from the initialize response.
-  const firsts: number[] = [];
-  for (let i = 0; i < 8; i++) {
-    const a = await startAtrium({ config });
-    const t = performance.now();
-    await a.call("execute_code", { code: "async () => 1" });
-    firsts.push(performance.now() - t);
-    await a.close();
-  }
-  rows.push(["first program after start (waits for the demo connector to start)", stats(firsts), "ms"]);
-  const bare: number[] = [];
-  for (let i = 0; i < 8; i++) {
-    const b = await startAtrium({ config: { mcpServers: {} } });
-    const t = performance.now();
-    await b.call("execute_code", { code: "async () => 1" });
-    bare.push(performance.now() - t);
-    await b.close();
-  }
-  rows.push(["first program after start (no connectors: sandbox warm-up only)", stats(bare), "ms"]);
-
   const a = await startAtrium({ config });
   const time = async (n: number, code: string) => {
     const s: number[] = [];

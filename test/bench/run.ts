@@ -2,6 +2,8 @@
 import { benchCore } from "./core.js";
 import { benchServer } from "./server.js";
 import { benchPrograms } from "./programs.js";
+import { benchConnectors } from "./connectors.js";
+import { benchLoad } from "./load.js";
 import { table } from "./stats.js";
 
 console.log(table("decision core (per call, in-process)", benchCore()));
@@ -9,3 +11,9 @@ const server = await benchServer();
 console.log(table("server over real stdio", server.rows));
 for (const n of server.notes) console.log(`  ${n}`);
 console.log(table("execute_code over real stdio", await benchPrograms()));
+const connectors = await benchConnectors();
+console.log(table("connectors and first programs", connectors.rows));
+for (const n of connectors.notes) console.log(`  ${n}`);
+const load = await benchLoad();
+console.log(table("load (200 concurrent programs)", load.rows));
+for (const n of load.notes) console.log(`  ${n}`);
