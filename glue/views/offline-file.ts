@@ -5,13 +5,17 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { VIEW_CSP } from "./shell-page.js";
+import { PAGE_GUARD_CSP, PAGE_GUARD_SCRIPT } from "./page-guard.js";
+import { rewriteFrameTags } from "./frame-tags.js";
 
 const escapeAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
 
 const READ_STUB = `<script>(() => { const read = () => Promise.reject(new Error("atrium.read needs the host that ran the program; this is an offline copy of the view")); Object.defineProperty(window, "atrium", { value: Object.freeze({ read }), configurable: false, writable: false }); })();</script>`;
 
 export function offlineHtml(payload: { html: string; reads?: unknown }, title = "atrium view"): string {
-  const inner = `<meta http-equiv="Content-Security-Policy" content="${VIEW_CSP}">${payload.reads ? READ_STUB : ""}${payload.html}`;
+  // The page guard runs first (page-guard.ts); the page's own markup has its frame tags renamed.
+  const inner = `<meta http-equiv="Content-Security-Policy" content="${VIEW_CSP}"><meta http-equiv="Content-Security-Policy" content="${PAGE_GUARD_CSP}">` +
+    `<script>${PAGE_GUARD_SCRIPT}</script>${payload.reads ? READ_STUB : ""}${rewriteFrameTags(payload.html)}`;
   return [
     "<!doctype html>",
     '<html><head><meta charset="utf-8">',
