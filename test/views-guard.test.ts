@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BLOCKED_PREFIX, FRAME_NAMES, FRAME_TAGS_JS, rewriteFrameTags } from "../glue/views/frame-tags.js";
 import { PAGE_GUARD_CSP, PAGE_GUARD_SCRIPT } from "../glue/views/page-guard.js";
-import { offlineHtml } from "../glue/views/offline-file.js";
+import { offlineHtml } from "../glue/views/offline-html.js";
 import { shellHtml, VIEW_CSP } from "../glue/views/shell-page.js";
 
 const scanner = new Function(`return (${FRAME_TAGS_JS});`)()(Reflect.apply, String.prototype.slice) as {

@@ -4,6 +4,7 @@
 // require silence on every listener — in the shell's nested frame and in the offline file.
 // The positive controls run the same attacks where nothing guards them, in the same
 // Chromium, so the silence cannot be vacuous.
+import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -125,8 +126,7 @@ describe("WebRTC in a view (UDP listeners on 127.0.0.1)", () => {
 
   it("a view in the offline file reaches no UDP listener by any attack, and has no constructor and no child frame", async (ctx) => {
     const { ports, leaks } = await listeners(ctx);
-    const written = writeOfflineView("00000000-0000-4000-8000-00000000wrtc", { html: attackPage(ports) }, filesDir);
-    const path = typeof written === "string" ? written : (written as { path: string }).path;
+    const { path } = writeOfflineView(randomUUID(), { html: attackPage(ports) }, filesDir) as { path: string };
     const page = await context.newPage();
     consoleOf(ctx, page);
     ctx.onTestFinished(() => page.close());
@@ -139,8 +139,7 @@ describe("WebRTC in a view (UDP listeners on 127.0.0.1)", () => {
 
   it("a frame that appears by a path the guard does not wrap (DevTools inserting markup) is removed before its document can run", async (ctx) => {
     const { all, ports } = await listeners(ctx);
-    const written = writeOfflineView("00000000-0000-4000-8000-0000000000cd", { html: `<div id="slot"></div><p id="ready">ready</p>` }, filesDir);
-    const path = typeof written === "string" ? written : (written as { path: string }).path;
+    const { path } = writeOfflineView(randomUUID(), { html: `<div id="slot"></div><p id="ready">ready</p>` }, filesDir) as { path: string };
     const page = await context.newPage();
     consoleOf(ctx, page);
     ctx.onTestFinished(() => page.close());
