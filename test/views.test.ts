@@ -2,7 +2,7 @@
 // shape, the shared byte budget, delivery per host kind, discard on failure, the shell
 // resource, and the app-only fetch-by-id tool.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { existsSync, readFileSync, mkdtempSync } from "node:fs";
+import { existsSync, readFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { startAtrium, nodeServer, demoServer, type Atrium } from "./harness/atrium-client.js";
@@ -125,11 +125,27 @@ describe("views on a host without MCP Apps", () => {
       expect(html).toMatch(/<iframe sandbox="allow-scripts"[^>]* srcdoc="[^"]*<h1>Open incidents<\/h1>/);
       expect(html).not.toContain("allow-same-origin");
       expect(html).toContain("connect-src 'none'");
+      expect(statSync(path).mode & 0o777).toBe(0o600);
       const { tools } = await a.client.listTools();
       expect(tools.map((t) => t.name)).not.toContain("get_view");
       await expect(a.call("get_view", { id: r.structuredContent.view.id })).rejects.toThrow(/Unknown tool: get_view/);
     } finally {
       await a.close();
+    }
+  });
+
+  it("H7: without views.directory the file lands in the user's private state directory (ATRIUM_STATE_DIR here), 0700 and 0600", async () => {
+    const state = mkdtempSync(join(tmpdir(), "atrium-state-test-"));
+    const a = await startAtrium({ config: { mcpServers: { desk: nodeServer(demoServer) } }, env: { ATRIUM_STATE_DIR: state } });
+    try {
+      const r = (await a.call("execute_code", { code: VIEW_PROGRAM })) as any;
+      const path = r.structuredContent.view.path as string;
+      expect(path).toBe(join(state, "views", `view-${r.structuredContent.view.id}.html`));
+      expect(statSync(join(state, "views")).mode & 0o777).toBe(0o700);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+    } finally {
+      await a.close();
+      rmSync(state, { recursive: true, force: true });
     }
   });
 

@@ -25,8 +25,9 @@ export function deliverView(flags: number, view: { html: string; reads?: Record<
   }
   if (has(EnvelopeFlag.view_file)) {
     const id = randomUUID();
-    const path = writeOfflineView(id, payload, deps.directory);
-    return { note: { id, delivery: "file", path, note: "this host cannot show views, so the view was written to a local HTML file; offer the person the path" } };
+    const written = writeOfflineView(id, payload, deps.directory);
+    if ("refused" in written) return { note: { delivery: "none", note: `this host cannot show views and the view file was not written (${written.refused}); the person sees only your answer` } };
+    return { note: { id, delivery: "file", path: written.path, note: "this host cannot show views, so the view was written to a local HTML file only this user can read; offer the person the path" } };
   }
   return undefined;
 }

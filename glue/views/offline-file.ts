@@ -1,35 +1,35 @@
-// A view for a host that cannot render one: a self-contained HTML file that shows the page in
-// the same sandbox the shell uses (an allow-scripts srcdoc frame under a no-network CSP).
-// Reads need the host that ran the program, so in the file they reject with a clear message.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { tmpdir } from "node:os";
-import { VIEW_CSP } from "./shell-page.js";
+// Writes an offline view file where only this user can read it: atrium's private views
+// directory under the user's state directory (glue/state-dir.ts), or the operator's
+// views.directory. The file is written 0600 under a temporary name in the same directory and
+// renamed into place, then retention prunes old files (view-retention.ts). A directory that
+// cannot be private means no file, and a reason for the model.
+import { randomBytes } from "node:crypto";
+import { renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { stateDir } from "../state-dir.js";
+import { offlineHtml } from "./offline-html.js";
+import { privateDir } from "./private-dir.js";
+import { pruneViewFiles, viewFileName, viewTempName } from "./view-retention.js";
 
-const escapeAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+export type OfflineWrite = { path: string } | { refused: string };
 
-const READ_STUB = `<script>(() => { const read = () => Promise.reject(new Error("atrium.read needs the host that ran the program; this is an offline copy of the view")); Object.defineProperty(window, "atrium", { value: Object.freeze({ read }), configurable: false, writable: false }); })();</script>`;
+/** atrium's own views directory (when the operator names none). */
+export const defaultViewsDir = () => join(stateDir(), "views");
 
-export function offlineHtml(payload: { html: string; reads?: unknown }, title = "atrium view"): string {
-  const inner = `<meta http-equiv="Content-Security-Policy" content="${VIEW_CSP}">${payload.reads ? READ_STUB : ""}${payload.html}`;
-  return [
-    "<!doctype html>",
-    '<html><head><meta charset="utf-8">',
-    // A srcdoc frame inherits this policy too, so it is the page's policy (no network, no frames by URL).
-    `<meta http-equiv="Content-Security-Policy" content="${VIEW_CSP}">`,
-    `<title>${title.replace(/</g, "&lt;")}</title>`,
-    "<style>html,body{margin:0;background:#fff}iframe{border:0;width:100%;height:100vh;display:block}</style>",
-    "</head><body>",
-    `<iframe sandbox="allow-scripts" title="${escapeAttr(title)}" srcdoc="${escapeAttr(inner)}"></iframe>`,
-    "</body></html>",
-  ].join("\n");
-}
-
-/** Writes the file and returns its absolute path. */
-export function writeOfflineView(id: string, payload: { html: string; reads?: unknown }, directory: string | null): string {
-  const dir = directory ?? join(tmpdir(), "atrium-views");
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `view-${id}.html`);
-  writeFileSync(path, offlineHtml(payload));
-  return path;
+export function writeOfflineView(id: string, payload: { html: string; reads?: unknown }, directory: string | null): OfflineWrite {
+  const dir = resolve(directory ?? defaultViewsDir());
+  const ready = privateDir(dir, directory === null);
+  if (!ready.ok) return { refused: ready.reason };
+  const name = viewFileName(id);
+  const path = join(dir, name);
+  const temp = join(dir, viewTempName(id, randomBytes(6).toString("hex")));
+  try {
+    writeFileSync(temp, offlineHtml(payload), { mode: 0o600, flag: "wx" });
+    renameSync(temp, path);
+  } catch (e) {
+    try { unlinkSync(temp); } catch { /* never created */ }
+    return { refused: `the file could not be written in ${dir}: ${(e as Error).message}` };
+  }
+  pruneViewFiles(dir, name);
+  return { path };
 }

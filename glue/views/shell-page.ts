@@ -1,7 +1,8 @@
 // The view shell: the one `ui://` resource atrium serves to MCP Apps hosts. It speaks the
 // view↔host dialect (JSON-RPC 2.0 over postMessage), takes the page from a tool result's
 // `_meta["atrium/view"]` (or fetches it by id through `get_view` when a host strips `_meta`),
-// and renders it in a nested `sandbox="allow-scripts"` srcdoc frame under a no-network CSP.
+// and renders it in a nested `sandbox="allow-scripts"` srcdoc frame under a no-network CSP, with
+// the page guard (page-guard.ts: no WebRTC, no child frames) as the page's first script.
 // The only thing the page can ask for is a declared read, which the shell checks and turns
 // into a `call_tool` request in value mode; the page never sees the bound address.
 //
@@ -17,6 +18,8 @@
 
 import { core } from "../core.js";
 import { Budget } from "../generated/spec.js";
+import { FRAME_TAGS_JS } from "./frame-tags.js";
+import { PAGE_GUARD_CSP, PAGE_GUARD_SCRIPT } from "./page-guard.js";
 
 export const SHELL_URI = "ui://atrium/view/v1";
 export const SHELL_MIME = "text/html;profile=mcp-app";
@@ -85,6 +88,9 @@ const SHELL_SCRIPT = String.raw`(function () {
   var SIZE_SCRIPT = __SIZE__;
   var READ_SCRIPT = __READ__;
   var MAX_IN_FLIGHT = __MAX__;
+  var GUARD_CSP = __GUARD_CSP__;
+  var GUARD = __GUARD__;
+  var noFrames = (__FRAMES__)(Reflect.apply, String.prototype.slice).rewrite;
   var NAME_RE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
   var hasOwn = Object.prototype.hasOwnProperty;
   var host = window.parent;
@@ -221,8 +227,10 @@ const SHELL_SCRIPT = String.raw`(function () {
     f.setAttribute("sandbox", "allow-scripts");
     f.setAttribute("referrerpolicy", "no-referrer");
     f.setAttribute("allow", "");
+    // The page guard runs first (page-guard.ts); the page's own markup has its frame tags renamed.
     f.srcdoc = "<!doctype html><html><head><meta http-equiv=\"Content-Security-Policy\" content=\"" + CSP + "\">" +
-      "<script>" + SIZE_SCRIPT + (reads ? READ_SCRIPT : "") + "<\/script>" + view.html;
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"" + GUARD_CSP + "\">" +
+      "<script>" + GUARD + SIZE_SCRIPT + (reads ? READ_SCRIPT : "") + "<\/script>" + noFrames(view.html);
     if (frame) frame.remove();
     frame = f;
     show("");
@@ -340,7 +348,10 @@ const SHELL_SCRIPT = String.raw`(function () {
   .replace("__SIZE__", () => JSON.stringify(PAGE_SIZE_SCRIPT))
   .replace("__READ__", () => JSON.stringify(PAGE_READ_SCRIPT))
   .replace("__MAX__", () => String(MAX_READS_IN_FLIGHT))
-  .replace("__VERSION__", () => JSON.stringify(SHELL_VERSION));
+  .replace("__VERSION__", () => JSON.stringify(SHELL_VERSION))
+  .replace("__GUARD_CSP__", () => JSON.stringify(PAGE_GUARD_CSP))
+  .replace("__GUARD__", () => JSON.stringify(PAGE_GUARD_SCRIPT))
+  .replace("__FRAMES__", () => FRAME_TAGS_JS);
 
 const SHELL_STYLE = `html, body { margin: 0; padding: 0; background: transparent; }
 #root { display: flow-root; }
