@@ -34,7 +34,8 @@ export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?
     writeFileSync(join(dir, "atrium.json"), JSON.stringify(opts.config));
     args.push("--config", join(dir, "atrium.json"));
   }
-  const transport = new StdioClientTransport({ command: process.execPath, args, cwd: dir, stderr: "pipe", env: opts.env });
+  // Every atrium under test keeps its state (view files…) in its own temporary folder, never the real home.
+  const transport = new StdioClientTransport({ command: process.execPath, args, cwd: dir, stderr: "pipe", env: { ATRIUM_STATE_DIR: join(dir, "state"), ...opts.env } });
   let err = "";
   transport.stderr?.on("data", (c: Buffer) => { err += c.toString(); });
   const client = new Client(
