@@ -1,7 +1,7 @@
 // MCP wiring only: lists the meta-tools, validates arguments against their schemas, runs
 // handlers, and turns every thrown error into a typed error result. Decides nothing.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { AtriumError, clampEcho } from "./errors.js";
 import { errorResult } from "./tools/tool-result.js";
@@ -38,6 +38,8 @@ export function createServer(deps: ServerDeps): Server {
   server.oninitialized = () => deps.host.detect(server.getClientCapabilities());
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing.filter((t) => offered(byName.get(t.name)!)) }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: SHELL_URI, name: "atrium view shell", mimeType: SHELL_MIME, description: "Renders views handed over by execute_code programs" }] }));
+  // No templates, but the method is part of the resources capability (clients list it).
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     if (request.params.uri !== SHELL_URI) throw new McpError(-32002, `Resource not found: ${clampEcho(request.params.uri)}`);
     return { contents: [{ uri: SHELL_URI, mimeType: SHELL_MIME, text: shellHtml() }] };
