@@ -1,7 +1,7 @@
 // `atrium serve`: the stdio MCP server. stdout carries protocol only. Connectors start in
 // parallel without blocking initialize; every child ends when atrium ends.
 import { binPath } from "../paths.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { BoundedStdioTransport } from "../transport/bounded-stdio.js";
 import { createApp } from "../app.js";
 import type { AtriumConfig } from "../config/schema.js";
 
@@ -28,7 +28,7 @@ export async function serve(config: AtriumConfig, source: string, version: strin
   const started = app.registry.startAll();
   // Bounded: a worker that fails or stalls never holds the server back (runs replace it).
   await Promise.race([app.pool.warm().catch(() => {}), new Promise((r) => setTimeout(r, WARM_WAIT_MS).unref())]);
-  await app.server.connect(new StdioServerTransport());
+  await app.server.connect(new BoundedStdioTransport({ serves: (method) => app.server.serves(method) }));
   if (process.stderr.isTTY) started.then(() => process.stderr.write(banner(app, source, version)));
 }
 
