@@ -22,6 +22,10 @@ export async function serve(config: AtriumConfig, source: string, version: strin
   process.on("SIGINT", () => void stop(0));
   process.stdin.on("end", () => void stop(0));
   process.stdin.on("close", () => void stop(0));
+  // The transport closes when stdout or stdin fails (the host closed its end: EPIPE): same end.
+  app.server.onclose = () => void stop(0);
+  // A host that closed atrium's stderr must not turn a log line into a crash.
+  process.stderr.on("error", () => {});
 
   // Connectors start now, in parallel; the sandbox workers warm up before the first message is
   // read (the host's initialize waits in the pipe), so the first program finds them ready.

@@ -5,6 +5,9 @@
 //    stdin so its end was never seen, and atrium never exited, leaving its connectors orphaned).
 //  - Every line is judged by jsonrpc-guard.ts: malformed requests get exactly one error answer
 //    here, only well-formed messages reach the Server.
+//  - stdout errors (the host closed its end: EPIPE) close the transport instead of being an
+//    unhandled 'error' event that kills the process with a stack trace; the server's onclose
+//    then ends atrium (glue/commands/serve.ts).
 //  - stdin is never paused, so its end always reaches the process.
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
@@ -69,6 +72,7 @@ export class BoundedStdioTransport implements Transport {
     this.started = true;
     this.stdin.on("data", this.onData);
     this.stdin.on("error", this.onStreamError);
+    this.stdout.on("error", this.onStreamError);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -86,7 +90,7 @@ export class BoundedStdioTransport implements Transport {
     this.reader.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   };
 
-  /** stdin failed: the connection is over. */
+  /** stdin or stdout failed (EPIPE when the host closed its end): the connection is over. */
   private readonly onStreamError = (error: Error) => {
     this.onerror?.(error);
     void this.close();
