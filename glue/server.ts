@@ -1,7 +1,13 @@
 // MCP wiring only: lists the meta-tools, validates arguments against their schemas, runs
 // handlers, and turns every thrown error into a typed error result. Decides nothing.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { safeParse, type AnyObjectSchema, type SchemaOutput } from "@modelcontextprotocol/sdk/server/zod-compat.js";
+import { getMethodLiteral } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
+import {
+  CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, McpError,
+  type CallToolResult, type Notification, type Request, type Result, type ServerNotification, type ServerRequest, type ServerResult, type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { AtriumError, clampEcho } from "./errors.js";
 import { errorResult } from "./tools/tool-result.js";
@@ -18,8 +24,38 @@ export interface ServerDeps {
   context: Omit<ToolContext, "signal" | "progress">;
 }
 
-export function createServer(deps: ServerDeps): Server {
-  const server = new Server(
+const served = new WeakMap<Server, Set<string>>();
+
+/**
+ * The SDK's Server, with two changes. Its Protocol parses a request against the handler's schema
+ * inside the handler and answers a failed parse (a ZodError, which has no numeric code) as -32603
+ * Internal error; here the parse comes first and a failure is -32602 Invalid params. And it
+ * says which request methods it serves, so the stdio guard can answer -32601 for the others.
+ */
+export class AtriumServer extends Server {
+  /** Whether a request handler (the SDK's own initialize and ping included) serves this method. */
+  serves(method: string): boolean {
+    return served.get(this)?.has(method) ?? false;
+  }
+
+  override setRequestHandler<T extends AnyObjectSchema>(
+    requestSchema: T,
+    handler: (request: SchemaOutput<T>, extra: RequestHandlerExtra<ServerRequest | Request, ServerNotification | Notification>) => ServerResult | Result | Promise<ServerResult | Result>,
+  ): void {
+    const method = getMethodLiteral(requestSchema);
+    // Called from the SDK constructors too (ping, initialize), before this class's fields exist.
+    if (!served.has(this)) served.set(this, new Set());
+    served.get(this)!.add(method);
+    super.setRequestHandler(z.looseObject({ method: z.literal(method) }), (request, extra) => {
+      const parsed = safeParse(requestSchema, request);
+      if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, clampEcho(`Invalid params for ${method}: ${z.prettifyError(parsed.error as z.core.$ZodError).replace(/\s*\n\s*/g, "; ")}`));
+      return handler(parsed.data, extra);
+    });
+  }
+}
+
+export function createServer(deps: ServerDeps): AtriumServer {
+  const server = new AtriumServer(
     { name: "atrium", version: deps.version },
     { capabilities: { tools: { listChanged: false }, resources: {}, extensions: { [UI_EXTENSION_ID]: {} } }, instructions: INSTRUCTIONS },
   );
@@ -38,6 +74,8 @@ export function createServer(deps: ServerDeps): Server {
   server.oninitialized = () => deps.host.detect(server.getClientCapabilities());
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing.filter((t) => offered(byName.get(t.name)!)) }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: SHELL_URI, name: "atrium view shell", mimeType: SHELL_MIME, description: "Renders views handed over by execute_code programs" }] }));
+  // No templates, but the method is part of the resources capability (clients list it).
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     if (request.params.uri !== SHELL_URI) throw new McpError(-32002, `Resource not found: ${clampEcho(request.params.uri)}`);
     return { contents: [{ uri: SHELL_URI, mimeType: SHELL_MIME, text: shellHtml() }] };

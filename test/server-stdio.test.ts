@@ -106,6 +106,11 @@ describe("atrium over stdio with the embedded demo", () => {
     expect((missing.structuredContent as any).error.code).toBe("not_found");
   });
 
+  it("resources/templates/list answers an empty list, as the resources capability promises", async () => {
+    expect(a.client.getServerCapabilities()?.resources).toBeDefined();
+    expect(await a.client.listResourceTemplates()).toEqual({ resourceTemplates: [] });
+  });
+
   it("get_result for an unknown id is not_found", async () => {
     const r = await a.call("get_result", { id: "00000000-0000-0000-0000-000000000000" });
     expect((r.structuredContent as any).error).toMatchObject({ code: "not_found", retryable: false });

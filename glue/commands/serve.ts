@@ -1,11 +1,9 @@
 // `atrium serve`: the stdio MCP server. stdout carries protocol only. Connectors start in
 // parallel without blocking initialize; every child ends when atrium ends.
 import { binPath } from "../paths.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { BoundedStdioTransport } from "../transport/bounded-stdio.js";
 import { createApp } from "../app.js";
 import type { AtriumConfig } from "../config/schema.js";
-
-const WARM_WAIT_MS = 5000;
 
 export async function serve(config: AtriumConfig, source: string, version: string): Promise<void> {
   const app = createApp(config, version);
@@ -22,13 +20,16 @@ export async function serve(config: AtriumConfig, source: string, version: strin
   process.on("SIGINT", () => void stop(0));
   process.stdin.on("end", () => void stop(0));
   process.stdin.on("close", () => void stop(0));
+  // The transport closes when stdout or stdin fails (the host closed its end: EPIPE): same end.
+  app.server.onclose = () => void stop(0);
+  // A host that closed atrium's stderr must not turn a log line into a crash.
+  process.stderr.on("error", () => {});
 
-  // Connectors start now, in parallel; the sandbox workers warm up before the first message is
-  // read (the host's initialize waits in the pipe), so the first program finds them ready.
+  // Connectors start now, in parallel, and stdio is served at once: initialize waits neither for
+  // them nor for the sandbox workers, which createApp spawned and which warm in the background
+  // (a run waits for its worker's ready, so only a program sent at once shares the warm-up).
   const started = app.registry.startAll();
-  // Bounded: a worker that fails or stalls never holds the server back (runs replace it).
-  await Promise.race([app.pool.warm().catch(() => {}), new Promise((r) => setTimeout(r, WARM_WAIT_MS).unref())]);
-  await app.server.connect(new StdioServerTransport());
+  await app.server.connect(new BoundedStdioTransport({ serves: (method) => app.server.serves(method) }));
   if (process.stderr.isTTY) started.then(() => process.stderr.write(banner(app, source, version)));
 }
 
