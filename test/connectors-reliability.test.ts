@@ -1,5 +1,5 @@
 // Downstream servers that attack by volume or by silence: a flood of notifications, a 50 MB
-// result, a server that dies during initialize and one that never answers it. atrium keeps
+// answer (over downstream_line_bytes), a server that dies during initialize and one that never answers it. atrium keeps
 // serving every other connector, and each failure is a typed, explained error.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { startAtrium, fixture, nodeServer, type Atrium } from "./harness/atrium-client.js";
@@ -41,13 +41,15 @@ describe("downstream attacks by volume or silence", () => {
     expect((await a.json("call_tool", { address: "nasty.echo", args: { after: "flood" }, resultMode: "value" })).ok).toBe(true);
   });
 
-  it("a 50 MB result: call_tool cuts it and pages it; a program is refused at call_payload_bytes", async () => {
-    const r = await a.call("call_tool", { address: "nasty.huge50" });
-    expect(r.structuredContent).toMatchObject({ truncated: true, totalBytes: 50_000_000 });
-    const page = await a.json("get_result", { id: (r.structuredContent as any).resultId, offset: 49_999_990 });
-    expect(page.text).toBe("0123456789");
-    const code = await a.value(`async () => { try { await atrium.call("nasty.huge50", {}); return "ran"; } catch (e) { return e.code + " " + e.details.budget; } }`);
-    expect(code).toBe("budget_exceeded call_payload_bytes");
+  it("a 50 MB answer is dropped while it is read: result_too_large on every path, and the same connector keeps serving", async () => {
+    const e = err(await a.call("call_tool", { address: "nasty.huge50" }));
+    expect(e).toMatchObject({ code: "result_too_large", retryable: false });
+    expect(e.message).toContain("downstream_line_bytes");
+    const code = await a.value(`async () => { try { await atrium.call("nasty.huge50", {}); return "ran"; } catch (e) { return e.code; } }`);
+    expect(code).toBe("result_too_large");
+    // Not restarted: the connector that sent it answers at once and is still "ready".
     expect((await a.json("call_tool", { address: "nasty.echo", args: { after: "huge" }, resultMode: "value" })).ok).toBe(true);
+    expect((await a.json("search_tools", { query: "", limit: 1 })).unavailable?.some((u: any) => u.connector === "nasty")).toBeFalsy();
+    expect(a.stderr()).not.toContain("restarting");
   });
 });

@@ -12,6 +12,7 @@ import { createTransport, type ConnectorTransport } from "./transports.js";
 import { LooseResult, readToolResult, readToolsPage, type DownstreamTool, type ToolResult } from "./downstream-shapes.js";
 import { explainStartFailure } from "./start-failure.js";
 import { abortable } from "./abortable.js";
+import { DROPPED_ANSWER_CODE } from "./stdio-client.js";
 
 /**
  * starting: an attempt to start is in progress (first or a retry); retrying: a start failed
@@ -271,6 +272,9 @@ export class Connector {
         return new AtriumError("timeout", `${this.id}.${name} did not answer within ${opts.timeoutMs} ms; retry, or if this tool is slow by nature the operator can raise "timeoutMs" for connector ${this.id} in atrium.json`, { details: { ...details, timeoutMs: opts.timeoutMs } });
       }
       if (e.code === McpErrorCode.ConnectionClosed) return this.unavailable();
+      if (e.code === DROPPED_ANSWER_CODE && (e.data as { atrium?: unknown } | undefined)?.atrium === "result_too_large") {
+        return new AtriumError("result_too_large", `${this.id}.${name}: ${e.message.replace(/^MCP error -?\d+: /, "")}; ask the tool for less (filters, paging, a narrower query)`, { details });
+      }
       if (e.code === McpErrorCode.InvalidParams) return new AtriumError("invalid_args", `${this.id}.${name} rejected its arguments: ${clampEcho(e.message)}`, { details });
     }
     if (this.state !== "ready") return this.unavailable();

@@ -1,0 +1,107 @@
+// The client side of a stdio connector: spawns the server, and reads its stdout as bounded
+// lines (downstream_line_bytes, downstream_depth) so one huge or deeply nested message is
+// dropped while it is read instead of buffered, and the call it answered fails at once with
+// result_too_large while the connector keeps serving. The SDK's own stdio client buffers up
+// to 10 MB per message and then closes the connection (killing the server); this one is the
+// same protocol with a bound and the child's exit status kept for start-failure messages.
+import type { ChildProcess } from "node:child_process";
+import spawn from "cross-spawn";
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { LineReader, type Line, type LineLimits } from "../transport/line-reader.js";
+import type { ExitFacts } from "./start-failure.js";
+
+/** The error code a dropped answer is reported with; callError turns it into result_too_large. */
+export const DROPPED_ANSWER_CODE = -32090;
+const CLOSE_GRACE_MS = 2000;
+
+export interface StdioClientParams { command: string; args: string[]; env: Record<string, string>; cwd?: string }
+
+export class BoundedStdioClient implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  exit?: ExitFacts;
+  private child?: ChildProcess;
+  private readonly reader: LineReader;
+
+  constructor(private readonly params: StdioClientParams, private readonly limits: LineLimits, private readonly onStderr: (text: string) => void) {
+    this.reader = new LineReader(limits, (line) => this.onLine(line));
+  }
+
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error("this connector transport is already started");
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.params.command, this.params.args, {
+        env: { ...getDefaultEnvironment(), ...this.params.env },
+        cwd: this.params.cwd,
+        stdio: ["pipe", "pipe", "pipe"],
+        shell: false,
+        windowsHide: true,
+      });
+      this.child = child;
+      child.once("error", (e) => { reject(e); this.onerror?.(e); });
+      child.once("spawn", () => resolve());
+      child.once("exit", (code, signal) => { this.exit = { code, signal }; });
+      child.once("close", () => { this.child = undefined; this.onclose?.(); });
+      child.stdout!.on("data", (chunk: Buffer) => this.reader.push(chunk));
+      child.stderr!.on("data", (chunk: Buffer) => this.onStderr(chunk.toString()));
+      child.stdin!.on("error", (e) => this.onerror?.(e));
+      child.stdout!.on("error", (e) => this.onerror?.(e));
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed) return Promise.reject(new Error("Not connected"));
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once("drain", () => resolve());
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.child = undefined;
+    const closed = new Promise<void>((r) => child.once("close", () => r()));
+    const grace = () => Promise.race([closed, new Promise<void>((r) => setTimeout(r, CLOSE_GRACE_MS).unref())]);
+    try { child.stdin?.end(); } catch { /* gone */ }
+    await grace();
+    if (child.exitCode === null && child.signalCode === null) {
+      try { child.kill("SIGTERM"); } catch { /* gone */ }
+      await grace();
+    }
+    if (child.exitCode === null && child.signalCode === null) try { child.kill("SIGKILL"); } catch { /* gone */ }
+    this.onclose?.();
+  }
+
+  private onLine(line: Line): void {
+    if (line.bytes === 0) return;
+    if (line.text === undefined) return this.dropped(line);
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line.text.toString("utf8"));
+    } catch (e) {
+      this.onerror?.(e as Error);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  /** An answer too large or too deep to read: its request fails now, the connection stays. */
+  private dropped(line: Line): void {
+    const why = line.bytes > this.limits.maxBytes ? `was ${line.bytes} bytes, over downstream_line_bytes (${this.limits.maxBytes})` : `nested ${line.depth} deep, over downstream_depth (${this.limits.maxDepth})`;
+    if (line.top.resultOrError && line.top.id !== undefined) {
+      this.onmessage?.({ jsonrpc: "2.0", id: line.top.id, error: { code: DROPPED_ANSWER_CODE, message: `the server's answer ${why}; it was dropped unread`, data: { atrium: "result_too_large" } } });
+    } else {
+      this.onerror?.(new Error(`a message from the server ${why}; it was dropped unread`));
+    }
+  }
+}
