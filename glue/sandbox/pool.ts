@@ -14,7 +14,7 @@ export interface RunHooks {
   signal?: AbortSignal;
 }
 
-interface Slot { worker: Worker; ready: Promise<void>; busy: boolean; catalogVersion: number }
+interface Slot { worker: Worker; ready: Promise<void>; isReady: boolean; busy: boolean; catalogVersion: number }
 
 export class SandboxPool {
   private slots: Slot[] = [];
@@ -23,15 +23,28 @@ export class SandboxPool {
   private closed = false;
 
   private readonly wasmModule: WebAssembly.Module;
+  private readonly allWarm: Promise<void>;
 
   constructor(private readonly opts: PoolOptions) {
     // Compiled once here and shared with every worker (a Module is cloneable across threads).
     this.wasmModule = new WebAssembly.Module(readFileSync(opts.wasmPath));
-    for (let i = 0; i < opts.size; i++) this.slots.push(this.spawn());
+    // Workers warm one after another: the first is ready sooner when it does not share the
+    // cores with the others (and with the connectors starting beside it), so the first program
+    // waits less; each later worker joins the pool the moment it is added.
+    this.allWarm = (async () => {
+      for (let i = 0; i < opts.size && !this.closed; i++) {
+        const slot = this.spawn();
+        this.slots.push(slot);
+        slot.busy = true;
+        this.release(slot);
+        await slot.ready.catch(() => {});
+      }
+    })();
   }
 
-  /** Resolves once every worker has its QuickJS module loaded (warm before the first program). */
+  /** Resolves once every worker has its QuickJS module loaded. */
   async warm(): Promise<void> {
+    await this.allWarm;
     await Promise.all(this.slots.map((s) => s.ready));
   }
 
@@ -82,19 +95,20 @@ export class SandboxPool {
     const worker = new Worker(this.opts.workerPath, { workerData: { heapBytes: this.opts.heapBytes, wasmModule: this.wasmModule }, resourceLimits: { stackSizeMb: 16, maxOldGenerationSizeMb: 256 } });
     worker.unref();
     const ready = new Promise<void>((resolve, reject) => {
-      const onReady = (m: FromWorker) => { if (m.type === "ready") { worker.off("message", onReady); resolve(); } };
+      const onReady = (m: FromWorker) => { if (m.type === "ready") { worker.off("message", onReady); slot.isReady = true; resolve(); } };
       worker.on("message", onReady);
       worker.once("error", reject);
     });
     ready.catch(() => {});
-    const slot: Slot = { worker, ready, busy: false, catalogVersion: 0 };
+    const slot: Slot = { worker, ready, isReady: false, busy: false, catalogVersion: 0 };
     worker.on("error", () => { if (!slot.busy && !this.closed) this.replace(slot); });
     return slot;
   }
 
   private acquire(): Promise<Slot> {
     if (this.closed) return Promise.reject(new AtriumError("unavailable", "the sandbox pool is shut down"));
-    const idle = this.slots.find((s) => !s.busy);
+    // A warm worker first; a cold idle one only when no warm one is free.
+    const idle = this.slots.find((s) => !s.busy && s.isReady) ?? this.slots.find((s) => !s.busy);
     if (idle) { idle.busy = true; return Promise.resolve(idle); }
     if (this.waiting.length >= this.opts.queue) {
       return Promise.reject(new AtriumError("executor_overloaded", `all ${this.slots.length} sandboxes are busy and ${this.waiting.length} programs are waiting; try again shortly`));
