@@ -2,7 +2,7 @@
 // up on the server): atrium exits cleanly, code 0 and no stack trace, and ends its connector
 // children first. The ~4 MB result is a program's emitted blocks (the emit_bytes budget).
 import { describe, it, expect } from "vitest";
-import { RawStdioPeer, childPids, allEnded } from "./fixtures/raw-stdio.js";
+import { RawStdioPeer, waitForChildren, allEnded } from "./fixtures/raw-stdio.js";
 import { atriumBin } from "./harness/atrium-client.js";
 import { core } from "../glue/core.js";
 import { Budget } from "../glue/generated/spec.js";
@@ -12,11 +12,7 @@ describe("the host closes atrium's stdout mid-result", () => {
     const peer = new RawStdioPeer(atriumBin);
     try {
       await peer.initialize();
-      let kids: number[] = [];
-      for (let i = 0; i < 200 && kids.length === 0; i++) {
-        kids = childPids(peer.child.pid!);
-        if (kids.length === 0) await new Promise((r) => setTimeout(r, 25));
-      }
+      const kids = await waitForChildren(peer.child.pid!);
       expect(kids.length).toBeGreaterThan(0);
 
       // Four text blocks that together fill most of emit_bytes (~4 MB with the default).

@@ -9,7 +9,7 @@
 import { describe, it, expect } from "vitest";
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
-import { RawStdioPeer, childPids, allEnded } from "./fixtures/raw-stdio.js";
+import { RawStdioPeer, waitForChildren, allEnded } from "./fixtures/raw-stdio.js";
 import { atriumBin } from "./harness/atrium-client.js";
 import { SHELL_URI } from "../glue/views/shell-page.js";
 import { core } from "../glue/core.js";
@@ -229,11 +229,7 @@ describe("10,000 generated lines on stdin", () => {
     const peer = new RawStdioPeer(atriumBin);
     try {
       await peer.initialize();
-      let kids: number[] = [];
-      for (let i = 0; i < 200 && kids.length === 0; i++) {
-        kids = childPids(peer.child.pid!);
-        if (kids.length === 0) await new Promise((r) => setTimeout(r, 25));
-      }
+      const kids = await waitForChildren(peer.child.pid!);
       expect(kids.length).toBeGreaterThan(0);
 
       // Arrival time of each answer, for the latency figure.

@@ -3,7 +3,7 @@
 // answer with the right code, and the server keeps serving; closing stdin always ends atrium
 // and its connector children. Runs the real built server (bin/atrium.js) over real pipes.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { RawStdioPeer, childPids, allEnded, type JsonRpcMessage } from "./fixtures/raw-stdio.js";
+import { RawStdioPeer, waitForChildren, allEnded, type JsonRpcMessage } from "./fixtures/raw-stdio.js";
 import { atriumBin } from "./harness/atrium-client.js";
 import { core } from "../glue/core.js";
 import { Budget } from "../glue/generated/spec.js";
@@ -14,21 +14,13 @@ const code = (m: JsonRpcMessage) => m.error?.code;
 const line = (m: unknown) => JSON.stringify(m) + "\n";
 const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
 
-async function waitForConnectorChild(peer: RawStdioPeer): Promise<number[]> {
-  for (let i = 0; i < 200; i++) {
-    const kids = childPids(peer.child.pid!);
-    if (kids.length > 0) return kids;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error("atrium started no connector child");
-}
 
 describe("a request line longer than request_line_bytes", () => {
   it("is answered -32600 with the id read from its start, later requests are served, and stdin close ends atrium and its connector", async () => {
     const peer = new RawStdioPeer(atriumBin);
     try {
       await peer.initialize();
-      const kids = await waitForConnectorChild(peer);
+      const kids = await waitForChildren(peer.child.pid!);
       const head = `{"jsonrpc":"2.0","id":"too-long","method":"tools/call","params":{"name":"skills","arguments":{"name":"`;
       const filler = "a".repeat(lineLimit + 3 * 1024 * 1024 - head.length); // ~11 MB with the default limit
       peer.writeRaw(head + filler + `"}}}\n`);
