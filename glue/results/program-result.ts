@@ -27,7 +27,7 @@ export function programResult(core: Core, f: ProgramFacts): CallToolResult {
   const flags = core.envelope(success, run?.view ? ViewState.accepted : ViewState.none, blocks.length, f.delivery);
   const has = (flag: number) => (flags & flag) !== 0;
   const body: Record<string, unknown> = { ok: success };
-  if (has(EnvelopeFlag.value)) body.value = fitValue(core, run!.json ?? "null", f.returnChars);
+  if (has(EnvelopeFlag.value)) body.value = fitValue(core, run!.json ?? "null", run!.jsonChars, f.returnChars);
   if (has(EnvelopeFlag.error_body)) body.error = errorOf(f, run);
   if (run?.logs) body.logs = run.logs;
   if (run?.logsDropped) body.logLinesDropped = run.logsDropped;
@@ -56,10 +56,14 @@ function errorOf(f: ProgramFacts, run: RunOutcome | undefined): ErrorBody | Reco
   return { name: e?.name ?? "Error", message: e?.message ?? "the program failed", ...(e?.stack && { stack: e.stack }) };
 }
 
-/** The value as parsed JSON, or a truncation envelope whose own serialization fits `cap`. */
-function fitValue(core: Core, json: string, cap: number): unknown {
-  if (core.budgetCheck(Budget.return_chars, 0, json.length, cap) === BudgetCheck.ok) return JSON.parse(json);
-  const envelope = (preview: string) => ({ truncated: true, totalChars: json.length, shownChars: preview.length, hint: "the return value was over return_chars; return less (aggregate, slice, pick fields)", preview });
+/**
+ * The value as parsed JSON, or a truncation envelope whose own serialization fits `cap`.
+ * `json` may be only the beginning of a longer value whose full length is `totalChars`.
+ */
+function fitValue(core: Core, json: string, totalChars: number | undefined, cap: number): unknown {
+  const total = totalChars ?? json.length;
+  if (total === json.length && core.budgetCheck(Budget.return_chars, 0, total, cap) === BudgetCheck.ok) return JSON.parse(json);
+  const envelope = (preview: string) => ({ truncated: true, totalChars: total, shownChars: preview.length, hint: "the return value was over return_chars; return less (aggregate, slice, pick fields)", preview });
   let lo = 0, hi = Math.min(json.length, cap);
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);

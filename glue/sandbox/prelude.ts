@@ -2,9 +2,13 @@
 // captures the raw host functions in a closure and deletes them from the global object, so
 // a program reaches the host only through the frozen `atrium` API and connector globals.
 // Errors raised by the host are kept in a private WeakMap with the exact JSON the host sent:
-// a program cannot forge one. The script's value is the run function; the worker calls it and
-// reads its promise natively, and it reports with strings it builds itself, so no prototype
-// or global a program replaces (toJSON, Promise.resolve/then, Array methods) changes a report.
+// a program cannot forge one. The script's value is [run, describe]: the worker calls run once
+// with the program's thunk and reads its promise natively, and calls describe (under the CPU
+// budget) on anything thrown outside run. Both report with strings the prelude builds itself,
+// so no prototype or global a program replaces (toJSON, Promise.resolve/then, Array or String
+// methods) changes a report. Every text a report carries is cut here, in the guest, before it
+// is serialized: error texts at cfg.limits.errorText, the value's JSON at cfg.limits.value,
+// each log line at cfg.limits.log, so nothing large leaves the sandbox.
 export const PRELUDE = String.raw`
 (() => {
   "use strict";
@@ -13,11 +17,17 @@ export const PRELUDE = String.raw`
   delete g.__host; delete g.__emit; delete g.__ui; delete g.__log; delete g.__cfg;
   const parse = JSON.parse, stringify = JSON.stringify, freeze = Object.freeze, defineProperty = Object.defineProperty;
   const ErrorCtor = Error, StringCtor = String, apply = Reflect.apply, then = Promise.prototype.then;
+  const strSlice = String.prototype.slice, strIndexOf = String.prototype.indexOf;
+  const config = parse(cfg), LIMITS = config.limits;
   const reports = new WeakMap();
   const setReport = WeakMap.prototype.set.bind(reports), getReport = WeakMap.prototype.get.bind(reports);
   const ERROR_KEYS = ["code", "retryable", "nextAction", "details"];
   /** A JSON string literal of any value's string form. */
   const q = (v) => stringify(StringCtor(v));
+  /** A primitive string cut at max characters, with a marker giving its true length. */
+  const cut = (s, max) => (s.length <= max ? s : apply(strSlice, s, [0, max]) + "… [cut: " + s.length + " characters]");
+  /** The first n lines of a primitive string. */
+  const lines = (s, n) => { let end = -1; for (let i = 0; i < n; i++) { end = apply(strIndexOf, s, ["\n", end + 1]); if (end < 0) return s; } return apply(strSlice, s, [0, end]); };
 
   /** raw: the host's JSON error body, reported verbatim whatever the program does to the Error. */
   function hostError(raw) {
@@ -28,7 +38,12 @@ export const PRELUDE = String.raw`
     setReport(e, '{"host":true,"name":"AtriumError","message":' + q(body.message) + ',"body":' + raw + '}');
     return e;
   }
-  const call = (op, payload) => apply(then, hostCall(op, stringify(payload)), [(s) => parse(s), (s) => { throw hostError(s); }]);
+  const fail = async (e) => { throw e; };
+  // hostCall answers a promise of the reply, or a string: the typed error of a call refused in the sandbox.
+  const call = (op, payload) => {
+    const r = hostCall(op, stringify(payload));
+    return typeof r === "string" ? fail(hostError(r)) : apply(then, r, [(s) => parse(s), (s) => { throw hostError(s); }]);
+  };
 
   const atrium = freeze({
     search: (query, options) => call("search", { __proto__: null, query: query === undefined ? "" : query, options: options === undefined ? {} : options }),
@@ -43,7 +58,7 @@ export const PRELUDE = String.raw`
   const pin = (name, value) => defineProperty(g, name, { get: () => value, enumerable: false, configurable: false });
   pin("atrium", atrium);
 
-  for (const c of parse(cfg)) {
+  for (const c of config.aliases) {
     const tools = {};
     for (const t of c.tools) {
       const ambiguous = stringify({ code: "ambiguous_tool_alias", retryable: false,
@@ -57,35 +72,46 @@ export const PRELUDE = String.raw`
 
   const show = (v) => { if (typeof v === "string") return v; try { const s = stringify(v); return s === undefined ? StringCtor(v) : s; } catch (e) { return StringCtor(v); } };
   const console = {};
-  for (const level of ["log", "info", "warn", "error", "debug"]) console[level] = (...args) => { let s = ""; for (let i = 0; i < args.length; i++) s += (i === 0 ? "" : " ") + show(args[i]); hostLog(level, s); };
+  // One character over the cap is kept so the worker still sees the line was too long.
+  for (const level of ["log", "info", "warn", "error", "debug"]) console[level] = (...args) => { let s = ""; for (let i = 0; i < args.length && s.length <= LIMITS.log; i++) s += (i === 0 ? "" : " ") + show(args[i]); hostLog(level, s.length > LIMITS.log ? apply(strSlice, s, [0, LIMITS.log + 1]) : s); };
   pin("console", freeze(console));
 
-  /** The JSON of a GuestError, built from strings only. */
+  /** The JSON of a GuestError, built from strings only, each text cut at LIMITS.errorText. */
+  const text = (s) => q(cut(s, LIMITS.errorText));
   function describeError(e) {
     if (e !== null && (typeof e === "object" || typeof e === "function")) {
       const report = getReport(e);
       if (report !== undefined) return report;
-      let name = "Error", message = "", stack;
-      try { name = StringCtor(e.name); message = StringCtor(e.message); stack = typeof e.stack === "string" ? StringCtor(e.stack.split("\n").slice(0, 12).join("\n").slice(0, 2000)) : undefined; } catch (x) { name = "Error"; message = "an error that could not be read"; stack = undefined; }
-      return '{"host":false,"name":' + q(name) + ',"message":' + q(message) + (stack === undefined ? "" : ',"stack":' + q(stack)) + '}';
+      let name, message, stack;
+      try {
+        const n = e.name, m = e.message, st = e.stack;
+        name = n === undefined ? "Error" : StringCtor(n);
+        message = m === undefined ? "non-Error thrown: " + show(e) : StringCtor(m);
+        stack = typeof st === "string" ? lines(st, 12) : undefined;
+      } catch (x) { name = "Error"; message = "an error that could not be read"; stack = undefined; }
+      return '{"host":false,"name":' + text(name) + ',"message":' + text(message) + (stack === undefined ? "" : ',"stack":' + text(stack)) + '}';
     }
-    return '{"host":false,"name":"Error","message":' + q("non-Error thrown: " + show(e)) + '}';
+    return '{"host":false,"name":"Error","message":' + text("non-Error thrown: " + show(e)) + '}';
   }
-  const UNREPORTABLE = '{"ok":false,"error":{"host":false,"name":"InternalError","message":"out of memory while reporting the outcome of the program"}}';
+  const UNREPORTABLE = '{"host":false,"name":"InternalError","message":"out of memory while reporting the outcome of the program"}';
+  const describe = (e) => { try { return describeError(e); } catch (x) { return UNREPORTABLE; } };
 
-  // The run function: the worker calls it once with the program's thunk.
-  return async (thunk) => {
+  // The run function: the worker calls it once with the program's thunk. A value whose JSON is
+  // longer than LIMITS.value is sent as its beginning and its full length.
+  const run = async (thunk) => {
     let out;
     try {
       let v = thunk();
       if (typeof v === "function") v = v();
       v = await v;
-      const json = stringify(v === undefined ? null : v);
-      out = '{"ok":true,"json":' + q(json === undefined ? "null" : json) + '}';
+      let json = stringify(v === undefined ? null : v);
+      if (json === undefined) json = "null";
+      out = json.length <= LIMITS.value ? '{"ok":true,"json":' + q(json) + '}' : '{"ok":true,"json":' + q(apply(strSlice, json, [0, LIMITS.value])) + ',"jsonChars":' + json.length + '}';
     } catch (e) {
-      try { out = '{"ok":false,"error":' + describeError(e) + '}'; } catch (x) { out = UNREPORTABLE; }
+      out = '{"ok":false,"error":' + describe(e) + '}';
     }
     return out;
   };
+  return [run, describe];
 })();
 `;
