@@ -39,14 +39,28 @@ export const PRELUDE = String.raw`
     return e;
   }
   const fail = async (e) => { throw e; };
+  // A run past its host calls is refused the same way many times over: one Error serves a repeat,
+  // and once no host call is left (room 0) every further single call gets that refusal here, so a
+  // flood of refused calls costs a promise each, not a trip through the worker and an Error each.
+  let lastRefusal = "", lastRefused, exhausted;
+  const refused = (raw) => {
+    if (raw !== lastRefusal) {
+      lastRefused = hostError(raw);
+      lastRefusal = raw;
+      const d = parse(raw).details;
+      if (d && d.budget === "host_calls" && d.room === 0 && d.requested === 1) exhausted = lastRefused;
+    }
+    return lastRefused;
+  };
   // hostCall answers a promise of the reply, or a string: the typed error of a call refused in the sandbox.
-  const call = (op, payload) => {
-    const r = hostCall(op, stringify(payload));
-    return typeof r === "string" ? fail(hostError(r)) : apply(then, r, [(s) => parse(s), (s) => { throw hostError(s); }]);
+  const call = (op, payload, queryChars) => {
+    if (exhausted !== undefined && op !== "batch") return fail(exhausted);
+    const r = hostCall(op, stringify(payload), queryChars);
+    return typeof r === "string" ? fail(refused(r)) : apply(then, r, [(s) => parse(s), (s) => { throw hostError(s); }]);
   };
 
   const atrium = freeze({
-    search: (query, options) => call("search", { __proto__: null, query: query === undefined ? "" : query, options: options === undefined ? {} : options }),
+    search: (query, options) => { const q = query === undefined ? "" : query; return call("search", { __proto__: null, query: q, options: options === undefined ? {} : options }, typeof q === "string" ? q.length : -1); },
     describe: (addresses) => call("describe", { __proto__: null, addresses }),
     call: (address, args) => call("call", { __proto__: null, address, args }),
     batch: (items) => call("batch", { __proto__: null, items }),
@@ -91,7 +105,9 @@ export const PRELUDE = String.raw`
       } catch (x) { name = "Error"; message = "an error that could not be read"; stack = undefined; }
       return '{"host":false,"name":' + text(name) + ',"message":' + text(message) + (stack === undefined ? "" : ',"stack":' + text(stack)) + '}';
     }
-    return '{"host":false,"name":"Error","message":' + text("non-Error thrown: " + show(e)) + '}';
+    // QuickJS throws null itself when it runs out of memory while building its out-of-memory error.
+    const what = e === null ? "null (QuickJS also throws null when it runs out of memory building an error)" : show(e);
+    return '{"host":false,"name":"Error","message":' + text("non-Error thrown: " + what) + '}';
   }
   const UNREPORTABLE = '{"host":false,"name":"InternalError","message":"out of memory while reporting the outcome of the program"}';
   const describe = (e) => { try { return describeError(e); } catch (x) { return UNREPORTABLE; } };

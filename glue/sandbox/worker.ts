@@ -10,6 +10,7 @@ import { Budget } from "../generated/spec.js";
 import { PRELUDE } from "./prelude.js";
 import { workerLimits } from "./run-limits.js";
 import { installNatives, type RunRecord } from "./natives.js";
+import { HostGate } from "./host-gate.js";
 import type { CatalogClasses, FromWorker, GuestError, RunJob, RunOutcome, ToWorker } from "./protocol.js";
 
 const port = parentPort!;
@@ -18,7 +19,7 @@ const ALLOCATOR_RESERVE_BYTES = 4 * 1024 * 1024;
 const heapBytes: number = workerData.heapBytes;
 // The QuickJS wasm is compiled once by the pool and shared; each worker gets its own memory.
 const mod = await newQuickJSWASMModuleFromVariant(
-  newVariant(RELEASE_SYNC, { wasmModule: workerData.wasmModule, wasmMemory: new WebAssembly.Memory({ initial: Math.min(256, heapBytes / PAGE), maximum: Math.floor(heapBytes / PAGE) }) }),
+  newVariant(RELEASE_SYNC, { wasmModule: workerData.wasmModule, wasmMemory: new WebAssembly.Memory({ initial: Math.floor(heapBytes / PAGE), maximum: Math.floor(heapBytes / PAGE) }) }),
 );
 const post = (m: FromWorker) => port.postMessage(m);
 /** The catalog's classes, cached across runs (the pool resends them when they change). */
@@ -82,6 +83,7 @@ async function run(job: RunJob): Promise<RunOutcome> {
     installNatives({
       ctx, core: c, limits, record,
       classOf: (a) => (catalog && Object.hasOwn(catalog, a) ? catalog[a] : "unknown"),
+      gate: new HostGate(c, limits),
       send: (op, json) => {
         const d = ctx.newPromise();
         const callId = ++callSeq;

@@ -1,0 +1,104 @@
+// Admission of a program's host calls in the sandbox worker, before anything crosses to the main
+// thread: the payload's size first (read without copying it out of the guest), then the run's
+// host-call count. It mirrors the bridge's rules exactly (the bridge checks them again), so
+// only calls the bridge would run ever cross: a flood or an oversized argument costs the main
+// thread nothing. Every refusal is a typed error naming its budget; a refused call spends nothing.
+import type { Core } from "../core.js";
+import { Budget, BudgetCheck } from "../generated/spec.js";
+import { AtriumError, overBudget } from "../errors.js";
+import type { WorkerLimits } from "./run-limits.js";
+import type { HostCall } from "./protocol.js";
+
+/** Addresses one atrium.describe takes. */
+export const MAX_DESCRIBE = 50;
+/** A generous bound on one address, for the size of a describe request. */
+const ADDRESS_CHARS = 1024;
+/** Serialized search options (connector, safety, limit, offset) are small. */
+const SEARCH_OPTIONS_CHARS = 2048;
+/** A JSON string literal is at most 6 characters per character (\uXXXX). */
+const JSON_ESCAPE = 6;
+
+export const hostCallsOver = (limit: number, used: number, requested: number) =>
+  overBudget("host_calls", limit, used, requested, "do fewer calls per program (batch related reads) or split the work");
+export const batchCallsOver = (limit: number, requested: number) =>
+  overBudget("batch_calls", limit, 0, requested, "split the batch; a batch over batch_calls is refused as a whole and none of its items runs");
+export const payloadOver = (limit: number, bytes: number) =>
+  overBudget("call_payload_bytes", limit, 0, bytes, "pass less (ids, filters, paging) and let the tool fetch the rest");
+export const describeTooLarge = (chars: number) =>
+  new AtriumError("invalid_args", `atrium.describe takes an address or an array of 1 to ${MAX_DESCRIBE} addresses; this request is ${chars} characters serialized`);
+/** The most characters a describe request may have serialized. */
+export const DESCRIBE_PAYLOAD_CHARS = MAX_DESCRIBE * ADDRESS_CHARS;
+export const searchQueryOver = (limit: number, chars: number) =>
+  overBudget("search_query_chars", limit, 0, chars, "search with a few words");
+
+/** One call's payload as the gate sees it: its length, a reader for its text, and the prelude's hint (a search's query length). */
+export interface Payload { chars: number; read(): string; queryChars: number }
+
+export class HostGate {
+  /** Host calls admitted so far this run (each batch item is one). */
+  used = 0;
+
+  constructor(private readonly core: Core, private readonly limits: WorkerLimits) {}
+
+  /** The payload's text when the call may cross, else the typed refusal. */
+  admit(op: HostCall["op"], p: Payload): { json: string } | { refused: AtriumError } {
+    try {
+      const json = this.check(op, p);
+      return { json };
+    } catch (e) {
+      if (e instanceof AtriumError) return { refused: e };
+      throw e;
+    }
+  }
+
+  private check(op: HostCall["op"], p: Payload): string {
+    const l = this.limits;
+    switch (op) {
+      case "search": {
+        if (p.queryChars >= 0 && this.core.budgetCheck(Budget.search_query_chars, 0, p.queryChars, l.searchQueryChars) !== BudgetCheck.ok) throw searchQueryOver(l.searchQueryChars, p.queryChars);
+        if (p.chars > l.searchQueryChars * JSON_ESCAPE + SEARCH_OPTIONS_CHARS) throw new AtriumError("invalid_args", `atrium.search(query, options): the request is ${p.chars} characters serialized; a query has at most ${l.searchQueryChars} characters and options are only connector, safety, limit and offset`);
+        this.spend(1);
+        return p.read();
+      }
+      case "describe": {
+        if (p.chars > DESCRIBE_PAYLOAD_CHARS) throw describeTooLarge(p.chars);
+        this.spend(1);
+        return p.read();
+      }
+      case "call": {
+        const json = this.sized(p);
+        this.spend(1);
+        return json;
+      }
+      case "batch": {
+        const json = this.sized(p);
+        const items = (JSON.parse(json) as { items?: unknown }).items;
+        if (!Array.isArray(items) || items.length === 0) throw new AtriumError("invalid_args", "atrium.batch takes a non-empty array of { address, args }");
+        if (this.core.budgetCheck(Budget.batch_calls, 0, items.length, l.batchCalls) !== BudgetCheck.ok) throw batchCallsOver(l.batchCalls, items.length);
+        this.spend(items.length); // all or nothing, like the bridge
+        return json;
+      }
+    }
+  }
+
+  /** A call or batch payload within call_payload_bytes (UTF-8 bytes are never fewer than UTF-16 units). */
+  private sized(p: Payload): string {
+    const limit = this.limits.callPayloadBytes;
+    if (this.core.budgetCheck(Budget.call_payload_bytes, 0, p.chars, limit) !== BudgetCheck.ok) throw payloadOver(limit, p.chars);
+    const json = p.read();
+    const bytes = Buffer.byteLength(json);
+    if (this.core.budgetCheck(Budget.call_payload_bytes, 0, bytes, limit) !== BudgetCheck.ok) throw payloadOver(limit, bytes);
+    return json;
+  }
+
+  /** The last host_calls refusal: a flood past the budget is refused with one error, built once. */
+  private over?: { n: number; error: AtriumError };
+
+  private spend(n: number): void {
+    if (this.core.budgetCheck(Budget.host_calls, this.used, n, this.limits.hostCalls) !== BudgetCheck.ok) {
+      if (this.over?.n !== n) this.over = { n, error: hostCallsOver(this.limits.hostCalls, this.used, n) };
+      throw this.over.error;
+    }
+    this.used += n;
+  }
+}
