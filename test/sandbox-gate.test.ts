@@ -5,6 +5,7 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { SandboxPool } from "../glue/sandbox/pool.js";
 import { quickjsWasmPath, sandboxWorkerPath } from "../glue/paths.js";
 import type { HostCall, RunLimits, RunOutcome } from "../glue/sandbox/protocol.js";
+import { jsonDepth } from "../glue/sandbox/json-depth.js";
 
 const LIMITS: RunLimits = { cpuMs: 2000, heapBytes: 67_108_864, stackBytes: 1_048_576, logChars: 4000, emitBytes: 4_000_000, emitBlocks: 32, hostCalls: 20, batchCalls: 10, callPayloadBytes: 65_536, returnChars: 24_000 };
 
@@ -66,5 +67,25 @@ describe("the worker refuses what the bridge would refuse, before it crosses", (
     const { value, crossed } = await run(`async () => ${tally}(await Promise.all(Array.from({ length: 50000 }, () => atrium.search("x").then(() => "ran", (e) => e.code + ":" + e.details.budget))))`);
     expect(value).toEqual({ ran: LIMITS.hostCalls, "budget_exceeded:host_calls": 50000 - LIMITS.hostCalls! });
     expect(crossed).toHaveLength(LIMITS.hostCalls!);
+  });
+});
+
+describe("nesting", () => {
+  it("arguments nested deeper than request_depth never cross; at the bound they do", async () => {
+    const { value, crossed } = await run(`async () => {
+      const nest = (n) => { let o = 1; for (let i = 0; i < n; i++) o = [o]; return o; };
+      const out = [];
+      for (const n of [64, 65, 5000]) { try { await atrium.call("x.y", { o: nest(n - 1) }); out.push("crossed"); } catch (e) { out.push(e.details.budget + ":" + e.details.requested); } }
+      return out;
+    }`);
+    expect(value).toEqual(["crossed", "request_depth:65", "request_depth:5000"]);
+    expect(crossed).toHaveLength(1);
+  });
+
+  it("jsonDepth counts brackets outside strings, escapes included", () => {
+    expect(jsonDepth("1")).toBe(0);
+    expect(jsonDepth("[[1],{\"a\":{}}]")).toBe(3);
+    expect(jsonDepth(JSON.stringify({ s: "[[[[\"{{{", t: ["\\"] }))).toBe(2);
+    expect(jsonDepth("[".repeat(5000) + "]".repeat(5000))).toBe(5000);
   });
 });

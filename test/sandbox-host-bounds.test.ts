@@ -104,3 +104,50 @@ describe("describe requests are small", () => {
     expect(crossed(r).describe).toBeUndefined();
   });
 });
+
+describe("nesting is bounded by request_depth; floods meet host_calls", () => {
+  const DEPTH = core().limitDefault(Budget.request_depth);
+
+  it("a return value nested 5,000 deep is budget_exceeded naming request_depth, not a connector failure", async () => {
+    const r = await run("async () => { let o = 1; for (let i = 0; i < 5000; i++) o = [o]; return o; }");
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent.error).toMatchObject({ code: "budget_exceeded", retryable: false, details: { budget: "request_depth", limit: DEPTH, requested: 5000 } });
+    expect(r.structuredContent.error.message).toContain("return value");
+    await expectServes();
+  });
+
+  it(`a return value nested exactly request_depth (${DEPTH}) deep comes back whole`, async () => {
+    const v = valueOf(await run(`async () => { let o = 1; for (let i = 0; i < ${DEPTH}; i++) o = [o]; return o; }`));
+    expect(JSON.stringify(v)).toBe(`${"[".repeat(DEPTH)}1${"]".repeat(DEPTH)}`);
+  });
+
+  it("a deep value over return_chars is shown as a flat preview, not refused", async () => {
+    const v = valueOf(await run("async () => { let o = 'x'.repeat(30000); for (let i = 0; i < 5000; i++) o = [o]; return o; }"));
+    expect(v).toMatchObject({ truncated: true });
+  });
+
+  it("arguments nested 5,000 deep are refused before they cross, naming request_depth", async () => {
+    const r = await run(`async () => { let o = {}; for (let i = 0; i < 5000; i++) o = { o }; try { await desk.get_incident(o); return "ran"; } catch (e) { return [e.code, e.details.budget, e.details.requested]; } }`);
+    expect(valueOf(r)).toEqual(["budget_exceeded", "request_depth", 5001]); // {} wrapped 5,000 times
+    expect(crossed(r).call).toBeUndefined();
+  });
+
+  it("a batch item whose args nest too deeply refuses the whole batch before it crosses", async () => {
+    const r = await run(`async () => { let o = {}; for (let i = 0; i < ${DEPTH}; i++) o = { o }; try { await atrium.batch([{ address: "desk.list_services", args: {} }, { address: "desk.get_incident", args: o }]); return "ran"; } catch (e) { return [e.code, e.details.budget]; } }`);
+    expect(valueOf(r)).toEqual(["budget_exceeded", "request_depth"]);
+    expect(crossed(r).batch).toBeUndefined();
+  });
+
+  it("a flood of 300,000 unawaited searches finishes; every caught refusal is typed, naming host_calls", async () => {
+    const flood = await run(`async () => { for (let i = 0; i < 300000; i++) atrium.search("x"); return "flooded"; }`);
+    expect(valueOf(flood)).toBe("flooded");
+    expect(flood.structuredContent.diagnostics.hostCalls).toBeLessThanOrEqual(LIMITS.hostCalls);
+    const caught = valueOf(await run(`async () => {
+      const tally = {};
+      await Promise.all(Array.from({ length: 20000 }, () => atrium.search("x").then(() => "ok", (e) => e.code + ":" + e.details.budget).then((k) => { tally[k] = (tally[k] || 0) + 1; })));
+      return tally;
+    }`));
+    expect(caught).toEqual({ ok: LIMITS.hostCalls, "budget_exceeded:host_calls": 20000 - LIMITS.hostCalls });
+    await expectServes();
+  });
+});

@@ -4,9 +4,10 @@
 // itself fits the cap and states the true size (truncation is a success).
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Core } from "../core.js";
-import { AtriumError, type ErrorBody } from "../errors.js";
+import { AtriumError, overBudget, type ErrorBody } from "../errors.js";
 import { Budget, BudgetCheck, EnvelopeFlag, ViewState, type Delivery } from "../generated/spec.js";
 import type { RunOutcome } from "../sandbox/protocol.js";
+import { jsonDepth } from "../sandbox/json-depth.js";
 import type { Stopped } from "../sandbox/pool.js";
 import { deliverView, type ViewDeps } from "../views/delivery.js";
 
@@ -21,7 +22,7 @@ export interface ProgramFacts {
 
 export function programResult(core: Core, f: ProgramFacts): CallToolResult {
   const o = f.outcome;
-  const run = "stopped" in o && !("logs" in o) ? undefined : (o as RunOutcome);
+  const run = "stopped" in o && !("logs" in o) ? undefined : nestingChecked(core, o as RunOutcome, f.returnChars);
   const success = run?.ok === true;
   const blocks = run?.emitted ?? [];
   const flags = core.envelope(success, run?.view ? ViewState.accepted : ViewState.none, blocks.length, f.delivery);
@@ -54,6 +55,22 @@ function errorOf(f: ProgramFacts, run: RunOutcome | undefined): ErrorBody | Reco
   const e = run.error;
   if (e?.host && e.body) return e.body;
   return { name: e?.name ?? "Error", message: e?.message ?? "the program failed", ...(e?.stack && { stack: e.stack }) };
+}
+
+/**
+ * A value the model will read whole must nest no deeper than request_depth, the bound atrium
+ * keeps on every JSON-RPC message (a few thousand levels would overflow the serializer). Over it
+ * the run fails with budget_exceeded: the program made a value past a declared limit, like an
+ * oversized emit. A value over return_chars is shown as a flat preview, so its depth is moot.
+ */
+function nestingChecked(core: Core, run: RunOutcome, cap: number): RunOutcome {
+  const json = run.json;
+  if (!run.ok || json === undefined || run.jsonChars !== undefined || core.budgetCheck(Budget.return_chars, 0, json.length, cap) !== BudgetCheck.ok) return run;
+  const limit = core.limitDefault(Budget.request_depth);
+  const depth = jsonDepth(json);
+  if (core.budgetCheck(Budget.request_depth, 0, depth, limit) === BudgetCheck.ok) return run;
+  const body = overBudget("request_depth", limit, 0, depth, `the return value nests ${depth} levels deep; return a flatter value (pick fields, or JSON.stringify the deep part into a string)`).toJSON();
+  return { ...run, ok: false, json: undefined, error: { host: true, name: "AtriumError", message: body.message, body } };
 }
 
 /**

@@ -12,7 +12,7 @@ import { unwrapToolResult } from "../results/unwrap.js";
 import { AtriumError, asAtriumError, overBudget } from "../errors.js";
 import { Budget, BudgetCheck } from "../generated/spec.js";
 import type { HostCall } from "./protocol.js";
-import { DESCRIBE_PAYLOAD_CHARS, MAX_DESCRIBE, batchCallsOver, describeTooLarge, hostCallsOver, payloadOver, searchQueryOver } from "./host-gate.js";
+import { DESCRIBE_PAYLOAD_CHARS, MAX_DESCRIBE, batchCallsOver, checkDepth, describeTooLarge, hostCallsOver, payloadOver, searchQueryOver } from "./host-gate.js";
 import { cutText } from "./cut-text.js";
 
 export interface BridgeLimits { hostCalls: number; batchCalls: number; callPayloadBytes: number }
@@ -54,13 +54,14 @@ export class RunBridge {
     return reply;
   }
 
-  /** The worker's size bounds, checked again before the payload is parsed (host-gate.ts). */
+  /** The worker's size and nesting bounds, checked again before the payload is parsed (host-gate.ts). */
   private checkSize(call: HostCall): void {
     if (call.op === "describe" && call.json.length > DESCRIBE_PAYLOAD_CHARS) throw describeTooLarge(call.json.length);
     if (call.op === "call" || call.op === "batch") {
       const bytes = Buffer.byteLength(call.json);
       if (this.deps.core.budgetCheck(Budget.call_payload_bytes, 0, bytes, this.limits.callPayloadBytes) !== BudgetCheck.ok) throw payloadOver(this.limits.callPayloadBytes, bytes);
     }
+    checkDepth(this.deps.core, call.op, call.json, this.deps.core.limitDefault(Budget.request_depth));
   }
 
   /** A typed error body whose message is cut at error_text_chars (a downstream's message can be any length). */
@@ -120,7 +121,9 @@ export class RunBridge {
     const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, callPayloadBytes: this.limits.callPayloadBytes }, { address, args, allowApproval: false, signal: this.signal });
     const u = unwrapToolResult(result);
     if (!u.ok) throw new AtriumError("connector_call_failed", `${entry.address} reported an error: ${u.error.message}`, { details: { address: entry.address } });
-    const bytes = Buffer.byteLength(JSON.stringify(u.data) ?? "");
+    let json: string | undefined;
+    try { json = JSON.stringify(u.data); } catch { throw new AtriumError("connector_call_failed", `${entry.address} returned a value that cannot be passed to the program (nested too deeply)`, { details: { address: entry.address } }); }
+    const bytes = Buffer.byteLength(json ?? "");
     if (this.deps.core.budgetCheck(Budget.call_payload_bytes, 0, bytes, this.limits.callPayloadBytes) !== BudgetCheck.ok) {
       throw overBudget("call_payload_bytes", this.limits.callPayloadBytes, 0, bytes, `the result of ${entry.address} is ${bytes} bytes; ask the tool for less (filters, paging, fields)`);
     }

@@ -8,6 +8,7 @@ import { Budget, BudgetCheck } from "../generated/spec.js";
 import { AtriumError, overBudget } from "../errors.js";
 import type { WorkerLimits } from "./run-limits.js";
 import type { HostCall } from "./protocol.js";
+import { jsonDepth } from "./json-depth.js";
 
 /** Addresses one atrium.describe takes. */
 export const MAX_DESCRIBE = 50;
@@ -31,6 +32,15 @@ export const DESCRIBE_PAYLOAD_CHARS = MAX_DESCRIBE * ADDRESS_CHARS;
 export const searchQueryOver = (limit: number, chars: number) =>
   overBudget("search_query_chars", limit, 0, chars, "search with a few words");
 
+/** Levels the prelude's own envelope adds around what the program passed ({ args } or { items: [{ args }] }). */
+const ENVELOPE_DEPTH: Record<HostCall["op"], number> = { search: 1, describe: 1, call: 1, batch: 3 };
+
+/** What a program passed nests no deeper than request_depth (the bound every JSON-RPC message atrium handles keeps). */
+export function checkDepth(core: Core, op: HostCall["op"], json: string, limit: number): void {
+  const depth = Math.max(0, jsonDepth(json) - ENVELOPE_DEPTH[op]);
+  if (core.budgetCheck(Budget.request_depth, 0, depth, limit) !== BudgetCheck.ok) throw overBudget("request_depth", limit, 0, depth, `what the program passed nests ${depth} levels deep; flatten it`);
+}
+
 /** One call's payload as the gate sees it: its length, a reader for its text, and the prelude's hint (a search's query length). */
 export interface Payload { chars: number; read(): string; queryChars: number }
 
@@ -43,42 +53,42 @@ export class HostGate {
   /** The payload's text when the call may cross, else the typed refusal. */
   admit(op: HostCall["op"], p: Payload): { json: string } | { refused: AtriumError } {
     try {
-      const json = this.check(op, p);
-      return { json };
+      return { json: this.check(op, p) };
     } catch (e) {
       if (e instanceof AtriumError) return { refused: e };
       throw e;
     }
   }
 
+  /** Size, then nesting, then the host-call count: only an admitted call spends. */
   private check(op: HostCall["op"], p: Payload): string {
     const l = this.limits;
+    let json: string, calls = 1;
     switch (op) {
-      case "search": {
+      case "search":
         if (p.queryChars >= 0 && this.core.budgetCheck(Budget.search_query_chars, 0, p.queryChars, l.searchQueryChars) !== BudgetCheck.ok) throw searchQueryOver(l.searchQueryChars, p.queryChars);
         if (p.chars > l.searchQueryChars * JSON_ESCAPE + SEARCH_OPTIONS_CHARS) throw new AtriumError("invalid_args", `atrium.search(query, options): the request is ${p.chars} characters serialized; a query has at most ${l.searchQueryChars} characters and options are only connector, safety, limit and offset`);
-        this.spend(1);
-        return p.read();
-      }
-      case "describe": {
+        json = p.read();
+        break;
+      case "describe":
         if (p.chars > DESCRIBE_PAYLOAD_CHARS) throw describeTooLarge(p.chars);
-        this.spend(1);
-        return p.read();
-      }
-      case "call": {
-        const json = this.sized(p);
-        this.spend(1);
-        return json;
-      }
+        json = p.read();
+        break;
+      case "call":
+        json = this.sized(p);
+        break;
       case "batch": {
-        const json = this.sized(p);
+        json = this.sized(p);
         const items = (JSON.parse(json) as { items?: unknown }).items;
         if (!Array.isArray(items) || items.length === 0) throw new AtriumError("invalid_args", "atrium.batch takes a non-empty array of { address, args }");
         if (this.core.budgetCheck(Budget.batch_calls, 0, items.length, l.batchCalls) !== BudgetCheck.ok) throw batchCallsOver(l.batchCalls, items.length);
-        this.spend(items.length); // all or nothing, like the bridge
-        return json;
+        calls = items.length; // all or nothing, like the bridge
+        break;
       }
     }
+    checkDepth(this.core, op, json, l.requestDepth);
+    this.spend(calls);
+    return json;
   }
 
   /** A call or batch payload within call_payload_bytes (UTF-8 bytes are never fewer than UTF-16 units). */

@@ -43,20 +43,14 @@ export const PRELUDE = String.raw`
   // and once no host call is left (room 0) every further single call gets that refusal here, so a
   // flood of refused calls costs a promise each, not a trip through the worker and an Error each.
   let lastRefusal = "", lastRefused, exhausted;
-  const refused = (raw) => {
-    if (raw !== lastRefusal) {
-      lastRefused = hostError(raw);
-      lastRefusal = raw;
-      const d = parse(raw).details;
-      if (d && d.budget === "host_calls" && d.room === 0 && d.requested === 1) exhausted = lastRefused;
-    }
-    return lastRefused;
-  };
-  // hostCall answers a promise of the reply, or a string: the typed error of a call refused in the sandbox.
+  const noteExhausted = (raw, e) => { const d = parse(raw).details; if (d && d.budget === "host_calls" && d.room === 0 && d.requested === 1) exhausted = e; return e; };
+  const refused = (raw) => { if (raw !== lastRefusal) { lastRefused = noteExhausted(raw, hostError(raw)); lastRefusal = raw; } return lastRefused; };
+  // hostCall answers a promise of the reply, or a string: the typed error of a call refused in the
+  // sandbox. The host's own refusals count toward the short cut too.
   const call = (op, payload, queryChars) => {
     if (exhausted !== undefined && op !== "batch") return fail(exhausted);
     const r = hostCall(op, stringify(payload), queryChars);
-    return typeof r === "string" ? fail(refused(r)) : apply(then, r, [(s) => parse(s), (s) => { throw hostError(s); }]);
+    return typeof r === "string" ? fail(refused(r)) : apply(then, r, [(s) => parse(s), (s) => { throw noteExhausted(s, hostError(s)); }]);
   };
 
   const atrium = freeze({

@@ -40,6 +40,8 @@ port.on("message", (m: ToWorker) => {
 post({ type: "ready" });
 
 const plain = (message: string, name = "Error"): GuestError => ({ host: false, name, message });
+/** QuickJS's own out-of-memory error (a program can throw one too, but then it is out of memory in effect). */
+const isOutOfMemory = (e: GuestError) => !e.host && e.name === "InternalError" && /^out of memory/.test(e.message);
 
 async function run(job: RunJob): Promise<RunOutcome> {
   const c = core();
@@ -160,12 +162,12 @@ async function run(job: RunJob): Promise<RunOutcome> {
     if (result === "cpu" || cpuExceeded) return cpuStop();
     if (result === "deadlock") return finish({ ok: false, stopped: "deadlock", error: plain("the program awaits a promise that can never settle (no host call is in flight)") });
     if (typeof result !== "string") {
-      const oom = /out of memory/i.test(result.error.message);
+      const oom = isOutOfMemory(result.error);
       recycle ||= oom;
       return finish({ ok: false, stopped: oom ? "memory" : undefined, error: result.error });
     }
     const r = JSON.parse(result) as { ok: boolean; json?: string; jsonChars?: number; error?: GuestError };
-    const oom = !r.ok && !r.error?.host && /out of memory/i.test(r.error?.message ?? "");
+    const oom = !r.ok && r.error !== undefined && isOutOfMemory(r.error);
     recycle ||= oom;
     return finish({ ok: r.ok, json: r.json, ...(r.jsonChars !== undefined && { jsonChars: r.jsonChars }), error: r.error, stopped: oom ? "memory" : undefined });
   } catch (e) {
