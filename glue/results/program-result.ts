@@ -51,6 +51,7 @@ function errorOf(f: ProgramFacts, run: RunOutcome | undefined): ErrorBody | Reco
     return new AtriumError("unavailable", "the sandbox worker crashed; it has been replaced").toJSON();
   }
   if (run.stopped === "cpu") return new AtriumError("budget_exceeded", `the program used more than ${f.limits.cpuMs} ms of CPU and was stopped`, { details: { budget: "program_cpu_ms", limit: f.limits.cpuMs, room: 0 } }).toJSON();
+  if (run.stopped === "internal") return new AtriumError("unavailable", "the sandbox could not prepare this run; its worker is being replaced, try again").toJSON();
   if (run.stopped === "memory") return new AtriumError("budget_exceeded", `the program ran out of memory (${f.limits.heapBytes} bytes) and was stopped`, { details: { budget: "sandbox_heap_bytes", limit: f.limits.heapBytes, room: 0 } }).toJSON();
   const e = run.error;
   if (e?.host && e.body) return e.body;

@@ -62,21 +62,35 @@ export const PRELUDE = String.raw`
     emit: (block) => { let s; try { s = stringify(block); } catch (e) { s = undefined; } const r = hostEmit(s === undefined ? "" : s); if (r !== "") throw hostError(r); },
   });
   // Globals are non-configurable getters: QuickJS lets Object.defineProperty replace the value of a
-  // non-writable, non-configurable data property of the global object, but never an accessor.
+  // non-writable, non-configurable data property of the global object, but never an accessor. A
+  // name the sandbox already owns cannot be pinned: that connector is left to atrium.call.
   const pin = (name, value) => defineProperty(g, name, { get: () => value, enumerable: false, configurable: false });
   pin("atrium", atrium);
 
-  for (const c of config.aliases) {
-    const tools = {};
-    for (const t of c.tools) {
-      const ambiguous = stringify({ code: "ambiguous_tool_alias", retryable: false,
-        message: c.connectorId + "." + t.ident + " is ambiguous (" + (c.ambiguousWith.length ? "connector ids " + [c.connectorId, ...c.ambiguousWith].join(", ") : "tools " + t.candidates.join(", ")) + " share one identifier); use atrium.call with the exact address" });
-      tools[t.ident] = t.address !== null && c.ambiguousWith.length === 0
-        ? (args) => atrium.call(t.address, args)
-        : async () => { throw hostError(ambiguous); };
-    }
-    pin(c.ident, freeze(tools));
+  // <connector>.<name>(args) is atrium.call("<connector>.<name>", args) for ANY name, so a typo or a
+  // connector that is down gets the host's typed answer. The global is a Proxy over a frozen,
+  // prototype-less object holding the known tools (its keys; identity kept); its handler is a
+  // frozen closure over the functions captured above. then, toJSON and symbols are undefined, so
+  // await, JSON.stringify and the engine's own lookups leave it alone.
+  const create = Object.create, hasOwn = Object.prototype.hasOwnProperty, ProxyCtor = Proxy;
+  const MapCtor = Map, mapGet = Map.prototype.get, mapSet = Map.prototype.set;
+  const viaCall = (address) => (args) => call("call", { __proto__: null, address, args });
+  const refuse = (raw) => async () => { throw hostError(raw); };
+  function connectorGlobal(c) {
+    const known = create(null);
+    for (const t of c.tools) known[t.ident] = c.ambiguous !== undefined ? refuse(c.ambiguous) : t.ambiguous !== undefined ? refuse(t.ambiguous) : viaCall(t.address);
+    freeze(known);
+    const made = new MapCtor();
+    const handler = freeze({ __proto__: null, get: (target, name) => {
+      if (typeof name !== "string" || name === "then" || name === "toJSON") return undefined;
+      if (apply(hasOwn, target, [name])) return target[name];
+      let f = apply(mapGet, made, [name]);
+      if (f === undefined) { f = c.ambiguous !== undefined ? refuse(c.ambiguous) : viaCall(c.connectorId + "." + name); apply(mapSet, made, [name, f]); }
+      return f;
+    } });
+    return new ProxyCtor(known, handler);
   }
+  for (const c of config.globals) { try { pin(c.ident, connectorGlobal(c)); } catch (e) { /* left to atrium.call */ } }
 
   const show = (v) => { if (typeof v === "string") return v; try { const s = stringify(v); return s === undefined ? StringCtor(v) : s; } catch (e) { return StringCtor(v); } };
   const console = {};

@@ -11,6 +11,7 @@ import { PRELUDE } from "./prelude.js";
 import { workerLimits } from "./run-limits.js";
 import { installNatives, type RunRecord } from "./natives.js";
 import { HostGate } from "./host-gate.js";
+import { guestConfig } from "./guest-config.js";
 import type { CatalogClasses, FromWorker, GuestError, RunJob, RunOutcome, ToWorker } from "./protocol.js";
 
 const port = parentPort!;
@@ -81,6 +82,8 @@ async function run(job: RunJob): Promise<RunOutcome> {
   };
   const cpuStop = () => finish({ ok: false, stopped: "cpu", error: plain(`the program used more than ${limits.cpuMs} ms of CPU and was stopped (program_cpu_ms)`) });
 
+  // Until the program is evaluated, a failure is the sandbox's own (never the program's memory).
+  let preparing = true;
   try {
     installNatives({
       ctx, core: c, limits, record,
@@ -94,8 +97,7 @@ async function run(job: RunJob): Promise<RunOutcome> {
         return d.handle;
       },
     });
-    const cfg = { aliases: job.aliases, limits: { errorText: limits.errorTextChars, value: limits.returnChars, log: limits.logChars } };
-    ctx.newString(JSON.stringify(cfg)).consume((s) => ctx.setProp(ctx.global, "__cfg", s));
+    ctx.newString(JSON.stringify(guestConfig(job.aliases, limits))).consume((s) => ctx.setProp(ctx.global, "__cfg", s));
     // The prelude's value is [run, describe]. Evaluating the program yields only the thunk run
     // calls; the outcome is read natively from run's own promise, which no program code can reach,
     // resolve or replace (unlike a global wrapper or ctx.resolvePromise, which looks up the guest's
@@ -111,6 +113,7 @@ async function run(job: RunJob): Promise<RunOutcome> {
       return JSON.parse(report) as GuestError;
     };
 
+    preparing = false;
     // The program is one async arrow function; a bare body is accepted too.
     let evaluated = guest(() => ctx.evalCode(`(() => (\n${job.code}\n))`, "program.js"));
     if (evaluated.error) {
@@ -171,8 +174,10 @@ async function run(job: RunJob): Promise<RunOutcome> {
     recycle ||= oom;
     return finish({ ok: r.ok, json: r.json, ...(r.jsonChars !== undefined && { jsonChars: r.jsonChars }), error: r.error, stopped: oom ? "memory" : undefined });
   } catch (e) {
-    // The module itself failed (a trap, an exhausted wasm memory): replace this worker.
+    // Preparing the run failed (a bug or a malformed job), or the module itself failed while the
+    // program ran (a trap, an exhausted wasm memory): either way, replace this worker.
     recycle = true;
+    if (preparing) return finish({ ok: false, stopped: "internal", error: plain("the sandbox could not prepare this run") });
     return finish({ ok: false, stopped: "memory", error: plain(`the sandbox failed: ${(e as Error)?.message ?? e}`) });
   }
 }
