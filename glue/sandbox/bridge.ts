@@ -12,7 +12,7 @@ import { unwrapToolResult } from "../results/unwrap.js";
 import { AtriumError, asAtriumError, overBudget } from "../errors.js";
 import { Budget, BudgetCheck } from "../generated/spec.js";
 import type { HostCall } from "./protocol.js";
-import { DESCRIBE_PAYLOAD_CHARS, MAX_DESCRIBE, batchCallsOver, checkDepth, describeTooLarge, hostCallsOver, payloadOver, searchQueryOver } from "./host-gate.js";
+import { DESCRIBE_PAYLOAD_CHARS, MAX_DESCRIBE, batchCallsOver, batchNotArray, checkDepth, describeTooLarge, hostCallsOver, payloadOver, searchQueryOver } from "./host-gate.js";
 import { cutText } from "./cut-text.js";
 
 export interface BridgeLimits { hostCalls: number; batchCalls: number; callPayloadBytes: number }
@@ -131,7 +131,8 @@ export class RunBridge {
   }
 
   private async batch(items: unknown) {
-    if (!Array.isArray(items) || items.length === 0) throw new AtriumError("invalid_args", "atrium.batch takes a non-empty array of { address, args }");
+    if (!Array.isArray(items)) throw batchNotArray();
+    if (items.length === 0) return [];
     if (this.deps.core.budgetCheck(Budget.batch_calls, 0, items.length, this.limits.batchCalls) !== BudgetCheck.ok) throw batchCallsOver(this.limits.batchCalls, items.length);
     this.spend(items.length); // all or nothing: no item runs when the run cannot afford them all
     return Promise.all(items.map(async (item) => {

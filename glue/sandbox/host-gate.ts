@@ -23,6 +23,7 @@ export const hostCallsOver = (limit: number, used: number, requested: number) =>
   overBudget("host_calls", limit, used, requested, "do fewer calls per program (batch related reads) or split the work");
 export const batchCallsOver = (limit: number, requested: number) =>
   overBudget("batch_calls", limit, 0, requested, "split the batch; a batch over batch_calls is refused as a whole and none of its items runs");
+export const batchNotArray = () => new AtriumError("invalid_args", "atrium.batch takes an array of { address, args }; it is refused as a whole and none of it runs");
 export const payloadOver = (limit: number, bytes: number) =>
   overBudget("call_payload_bytes", limit, 0, bytes, "pass less (ids, filters, paging) and let the tool fetch the rest");
 export const describeTooLarge = (chars: number) =>
@@ -80,7 +81,7 @@ export class HostGate {
       case "batch": {
         json = this.sized(p);
         const items = (JSON.parse(json) as { items?: unknown }).items;
-        if (!Array.isArray(items) || items.length === 0) throw new AtriumError("invalid_args", "atrium.batch takes a non-empty array of { address, args }");
+        if (!Array.isArray(items)) throw batchNotArray();
         if (this.core.budgetCheck(Budget.batch_calls, 0, items.length, l.batchCalls) !== BudgetCheck.ok) throw batchCallsOver(l.batchCalls, items.length);
         calls = items.length; // all or nothing, like the bridge
         break;

@@ -39,6 +39,7 @@ export const PRELUDE = String.raw`
     return e;
   }
   const fail = async (e) => { throw e; };
+  const isArray = Array.isArray, none = async () => [];
   // A run past its host calls is refused the same way many times over: one Error serves a repeat,
   // and once no host call is left (room 0) every further single call gets that refusal here, so a
   // flood of refused calls costs a promise each, not a trip through the worker and an Error each.
@@ -57,7 +58,7 @@ export const PRELUDE = String.raw`
     search: (query, options) => { const q = query === undefined ? "" : query; return call("search", { __proto__: null, query: q, options: options === undefined ? {} : options }, typeof q === "string" ? q.length : -1); },
     describe: (addresses) => call("describe", { __proto__: null, addresses }),
     call: (address, args) => call("call", { __proto__: null, address, args }),
-    batch: (items) => call("batch", { __proto__: null, items }),
+    batch: (items) => (isArray(items) && items.length === 0 ? none() : call("batch", { __proto__: null, items })),
     ui: (html, options) => { let s; try { s = stringify({ html, options }); } catch (e) { s = undefined; } const r = hostUi(s === undefined ? "" : s); if (r !== "") throw hostError(r); },
     emit: (block) => { let s; try { s = stringify(block); } catch (e) { s = undefined; } const r = hostEmit(s === undefined ? "" : s); if (r !== "") throw hostError(r); },
   });
