@@ -1,8 +1,8 @@
 // Admission of a program's host calls in the sandbox worker, before anything crosses to the main
-// thread: the payload's size first (read without copying it out of the guest), then the run's
-// host-call count. It mirrors the bridge's rules exactly (the bridge checks them again), so
-// only calls the bridge would run ever cross: a flood or an oversized argument costs the main
-// thread nothing. Every refusal is a typed error naming its budget; a refused call spends nothing.
+// thread: the payload's size first (measured without copying it out of the guest), then its
+// nesting, then the run's host-call count. These are the bridge's rules (the bridge checks them
+// again), so only calls the bridge would run cross: a flood or an oversized argument costs the
+// main thread nothing. Every refusal is a typed error naming its budget, and spends nothing.
 import type { Core } from "../core.js";
 import { Budget, BudgetCheck } from "../generated/spec.js";
 import { AtriumError, overBudget } from "../errors.js";
