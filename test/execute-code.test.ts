@@ -55,7 +55,7 @@ describe("execute_code", () => {
     expect(v).toEqual({ one: ["id"], many: ["desk.get_incident", "unknown_tool", "unknown_address"] });
   });
 
-  it("batch runs calls in parallel with per-item outcomes and never rejects as a whole", async () => {
+  it("batch runs calls in parallel; a failing item comes back inline as { ok: false, error } and the others run", async () => {
     const v = await value(`async () => (await atrium.batch([
       { address: "desk.get_incident", args: { id: "INC-1042" } },
       { address: "desk.get_incident", args: { id: "INC-0000" } },
@@ -63,6 +63,26 @@ describe("execute_code", () => {
       { address: "nasty.slow", args: { ms: 50 } },
     ])).map((r) => r.ok ? "ok" : r.error.code)`);
     expect(v).toEqual(["ok", "connector_call_failed", "destructive_tool_requires_approval", "ok"]);
+  });
+
+  it("an empty batch is [] and costs no host call", async () => {
+    const r = await run(`async () => atrium.batch([])`, { diagnostics: true });
+    expect(r.structuredContent).toMatchObject({ ok: true, value: [] });
+    expect(r.structuredContent.diagnostics.hostCalls).toBe(0);
+  });
+
+  it("a batch that breaks a rule of the whole (not an array, over batch_calls) is refused as a whole, typed, and none of it runs; the guide says so", async () => {
+    const v = await value(`async () => {
+      const out = [];
+      for (const items of [Array.from({ length: 11 }, () => ({ address: "desk.list_services", args: {} })), "desk.list_services", { address: "desk.list_services" }]) {
+        try { await atrium.batch(items); out.push("ran"); } catch (e) { out.push(e.code + (e.details ? ":" + e.details.budget : "")); }
+      }
+      return out;
+    }`);
+    expect(v).toEqual(["budget_exceeded:batch_calls", "invalid_args", "invalid_args"]);
+    const guide = ((await a.call("skills", { name: "usage" })).content[0] as { text: string }).text;
+    expect(guide).not.toContain("never rejects as a whole");
+    expect(guide).toContain("refused as a whole");
   });
 
   it("R: every program call takes call_tool's gate — a write through a global is refused, typed, catchable", async () => {

@@ -43,18 +43,24 @@ function wordsUnicode(text: string, out: string[]): void {
 
 // Character classes for the ASCII fast path (indexing 10,000 tools is mostly this loop).
 const OTHER = 0, LOWER = 1, UPPER = 2, DIGIT = 3;
-const classOf = (c: number): number =>
-  c >= 97 && c <= 122 ? LOWER : c >= 65 && c <= 90 ? UPPER : c >= 48 && c <= 57 ? DIGIT : OTHER;
+const CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) CLASS[c] = c >= 97 && c <= 122 ? LOWER : c >= 65 && c <= 90 ? UPPER : c >= 48 && c <= 57 ? DIGIT : OTHER;
+const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII = new TextEncoder();
 
-/** The same boundaries as CAMEL/SEPARATORS, scanned by char code; false when the text is not ASCII. */
+/**
+ * The same boundaries as CAMEL/SEPARATORS, scanned over the text's bytes; false when the text is
+ * not ASCII. Linear by construction: one regex test, one encoding, one pass over a byte array
+ * (charCodeAt on the string itself went quadratic once V8 optimized this loop).
+ */
 function wordsAscii(text: string, out: string[]): boolean {
+  if (NON_ASCII.test(text)) return false;
+  const bytes = ASCII.encode(text); // one byte per character for ASCII text
   const lower = text.toLowerCase();
   let start = -1;
   let prev = OTHER;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 32;
-    if (c > 127) return false;
-    const cls = classOf(c);
+  for (let i = 0; i <= bytes.length; i++) {
+    const cls = i < bytes.length ? CLASS[bytes[i]!]! : OTHER;
     if (cls === OTHER) {
       if (start >= 0) keep(out, lower.slice(start, i));
       start = -1;

@@ -4,9 +4,10 @@
 // itself fits the cap and states the true size (truncation is a success).
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Core } from "../core.js";
-import { AtriumError, type ErrorBody } from "../errors.js";
+import { AtriumError, overBudget, type ErrorBody } from "../errors.js";
 import { Budget, BudgetCheck, EnvelopeFlag, ViewState, type Delivery } from "../generated/spec.js";
 import type { RunOutcome } from "../sandbox/protocol.js";
+import { jsonDepth } from "../sandbox/json-depth.js";
 import type { Stopped } from "../sandbox/pool.js";
 import { deliverView, type ViewDeps } from "../views/delivery.js";
 
@@ -21,13 +22,13 @@ export interface ProgramFacts {
 
 export function programResult(core: Core, f: ProgramFacts): CallToolResult {
   const o = f.outcome;
-  const run = "stopped" in o && !("logs" in o) ? undefined : (o as RunOutcome);
+  const run = "stopped" in o && !("logs" in o) ? undefined : nestingChecked(core, o as RunOutcome, f.returnChars);
   const success = run?.ok === true;
   const blocks = run?.emitted ?? [];
   const flags = core.envelope(success, run?.view ? ViewState.accepted : ViewState.none, blocks.length, f.delivery);
   const has = (flag: number) => (flags & flag) !== 0;
   const body: Record<string, unknown> = { ok: success };
-  if (has(EnvelopeFlag.value)) body.value = fitValue(core, run!.json ?? "null", f.returnChars);
+  if (has(EnvelopeFlag.value)) body.value = fitValue(core, run!.json ?? "null", run!.jsonChars, f.returnChars);
   if (has(EnvelopeFlag.error_body)) body.error = errorOf(f, run);
   if (run?.logs) body.logs = run.logs;
   if (run?.logsDropped) body.logLinesDropped = run.logsDropped;
@@ -50,16 +51,37 @@ function errorOf(f: ProgramFacts, run: RunOutcome | undefined): ErrorBody | Reco
     return new AtriumError("unavailable", "the sandbox worker crashed; it has been replaced").toJSON();
   }
   if (run.stopped === "cpu") return new AtriumError("budget_exceeded", `the program used more than ${f.limits.cpuMs} ms of CPU and was stopped`, { details: { budget: "program_cpu_ms", limit: f.limits.cpuMs, room: 0 } }).toJSON();
+  if (run.stopped === "internal") return new AtriumError("unavailable", "the sandbox could not prepare this run; its worker is being replaced, try again").toJSON();
   if (run.stopped === "memory") return new AtriumError("budget_exceeded", `the program ran out of memory (${f.limits.heapBytes} bytes) and was stopped`, { details: { budget: "sandbox_heap_bytes", limit: f.limits.heapBytes, room: 0 } }).toJSON();
   const e = run.error;
   if (e?.host && e.body) return e.body;
   return { name: e?.name ?? "Error", message: e?.message ?? "the program failed", ...(e?.stack && { stack: e.stack }) };
 }
 
-/** The value as parsed JSON, or a truncation envelope whose own serialization fits `cap`. */
-function fitValue(core: Core, json: string, cap: number): unknown {
-  if (core.budgetCheck(Budget.return_chars, 0, json.length, cap) === BudgetCheck.ok) return JSON.parse(json);
-  const envelope = (preview: string) => ({ truncated: true, totalChars: json.length, shownChars: preview.length, hint: "the return value was over return_chars; return less (aggregate, slice, pick fields)", preview });
+/**
+ * A value the model will read whole must nest no deeper than request_depth, the bound atrium
+ * keeps on every JSON-RPC message (a few thousand levels would overflow the serializer). Over it
+ * the run fails with budget_exceeded: the program made a value past a declared limit, like an
+ * oversized emit. A value over return_chars is shown as a flat preview, so its depth is moot.
+ */
+function nestingChecked(core: Core, run: RunOutcome, cap: number): RunOutcome {
+  const json = run.json;
+  if (!run.ok || json === undefined || run.jsonChars !== undefined || core.budgetCheck(Budget.return_chars, 0, json.length, cap) !== BudgetCheck.ok) return run;
+  const limit = core.limitDefault(Budget.request_depth);
+  const depth = jsonDepth(json);
+  if (core.budgetCheck(Budget.request_depth, 0, depth, limit) === BudgetCheck.ok) return run;
+  const body = overBudget("request_depth", limit, 0, depth, `the return value nests ${depth} levels deep; return a flatter value (pick fields, or JSON.stringify the deep part into a string)`).toJSON();
+  return { ...run, ok: false, json: undefined, error: { host: true, name: "AtriumError", message: body.message, body } };
+}
+
+/**
+ * The value as parsed JSON, or a truncation envelope whose own serialization fits `cap`.
+ * `json` may be only the beginning of a longer value whose full length is `totalChars`.
+ */
+function fitValue(core: Core, json: string, totalChars: number | undefined, cap: number): unknown {
+  const total = totalChars ?? json.length;
+  if (total === json.length && core.budgetCheck(Budget.return_chars, 0, total, cap) === BudgetCheck.ok) return JSON.parse(json);
+  const envelope = (preview: string) => ({ truncated: true, totalChars: total, shownChars: preview.length, hint: "the return value was over return_chars; return less (aggregate, slice, pick fields)", preview });
   let lo = 0, hi = Math.min(json.length, cap);
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);

@@ -12,11 +12,11 @@ import { unwrapToolResult } from "../results/unwrap.js";
 import { AtriumError, asAtriumError, overBudget } from "../errors.js";
 import { Budget, BudgetCheck } from "../generated/spec.js";
 import type { HostCall } from "./protocol.js";
+import { DESCRIBE_PAYLOAD_CHARS, MAX_DESCRIBE, batchCallsOver, batchNotArray, checkDepth, describeTooLarge, hostCallsOver, payloadOver, searchQueryOver } from "./host-gate.js";
+import { cutText } from "./cut-text.js";
 
 export interface BridgeLimits { hostCalls: number; batchCalls: number; callPayloadBytes: number }
 export interface OpStats { count: number; failures: number; bytesIn: number; bytesOut: number; ms: number }
-
-const MAX_DESCRIBE = 50;
 
 export class RunBridge {
   hostCalls = 0;
@@ -40,12 +40,13 @@ export class RunBridge {
     s.bytesIn += call.json.length;
     let reply: { ok: boolean; json: string };
     try {
+      this.checkSize(call);
       const payload = JSON.parse(call.json) as Record<string, unknown> | null;
       const value = await this.dispatch(call.op, payload ?? {});
       reply = { ok: true, json: JSON.stringify(value === undefined ? null : value) };
     } catch (e) {
       s.failures++;
-      reply = { ok: false, json: JSON.stringify(asAtriumError(e).toJSON()) };
+      reply = { ok: false, json: JSON.stringify(this.errorBody(e)) };
     }
     s.bytesOut += reply.json.length;
     s.ms += performance.now() - started;
@@ -53,9 +54,25 @@ export class RunBridge {
     return reply;
   }
 
+  /** The worker's size and nesting bounds, checked again before the payload is parsed (host-gate.ts). */
+  private checkSize(call: HostCall): void {
+    if (call.op === "describe" && call.json.length > DESCRIBE_PAYLOAD_CHARS) throw describeTooLarge(call.json.length);
+    if (call.op === "call" || call.op === "batch") {
+      const bytes = Buffer.byteLength(call.json);
+      if (this.deps.core.budgetCheck(Budget.call_payload_bytes, 0, bytes, this.limits.callPayloadBytes) !== BudgetCheck.ok) throw payloadOver(this.limits.callPayloadBytes, bytes);
+    }
+    checkDepth(this.deps.core, call.op, call.json, this.deps.core.limitDefault(Budget.request_depth));
+  }
+
+  /** A typed error body whose message is cut at error_text_chars (a downstream's message can be any length). */
+  private errorBody(e: unknown) {
+    const body = asAtriumError(e).toJSON();
+    return { ...body, message: cutText(body.message, this.deps.core.limitDefault(Budget.error_text_chars)) };
+  }
+
   private spend(n: number): void {
     const check = this.deps.core.budgetCheck(Budget.host_calls, this.hostCalls, n, this.limits.hostCalls);
-    if (check !== BudgetCheck.ok) throw overBudget("host_calls", this.limits.hostCalls, this.hostCalls, n, "do fewer calls per program (batch related reads) or split the work");
+    if (check !== BudgetCheck.ok) throw hostCallsOver(this.limits.hostCalls, this.hostCalls, n);
     this.hostCalls += n;
   }
 
@@ -69,6 +86,8 @@ export class RunBridge {
   }
 
   private search(p: Record<string, unknown>) {
+    const limit = this.deps.core.limitDefault(Budget.search_query_chars);
+    if (typeof p.query === "string" && this.deps.core.budgetCheck(Budget.search_query_chars, 0, p.query.length, limit) !== BudgetCheck.ok) throw searchQueryOver(limit, p.query.length);
     this.spend(1);
     if (typeof p.query !== "string") throw new AtriumError("invalid_args", "atrium.search(query): query must be a string");
     const o = (typeof p.options === "object" && p.options !== null ? p.options : {}) as Record<string, unknown>;
@@ -92,7 +111,7 @@ export class RunBridge {
         const { entry } = this.deps.catalog.resolve(address);
         return { ok: true, address: entry.address, title: entry.title, description: entry.description, safety: entry.safety, reason: entry.reason, inputSchema: compactSchema(entry.inputSchema) };
       } catch (e) {
-        return { ok: false, address: typeof address === "string" ? address : null, error: asAtriumError(e).toJSON() };
+        return { ok: false, address: typeof address === "string" ? address : null, error: this.errorBody(e) };
       }
     });
     return one ? out[0] : out;
@@ -102,7 +121,9 @@ export class RunBridge {
     const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, callPayloadBytes: this.limits.callPayloadBytes }, { address, args, allowApproval: false, signal: this.signal });
     const u = unwrapToolResult(result);
     if (!u.ok) throw new AtriumError("connector_call_failed", `${entry.address} reported an error: ${u.error.message}`, { details: { address: entry.address } });
-    const bytes = Buffer.byteLength(JSON.stringify(u.data) ?? "");
+    let json: string | undefined;
+    try { json = JSON.stringify(u.data); } catch { throw new AtriumError("connector_call_failed", `${entry.address} returned a value that cannot be passed to the program (nested too deeply)`, { details: { address: entry.address } }); }
+    const bytes = Buffer.byteLength(json ?? "");
     if (this.deps.core.budgetCheck(Budget.call_payload_bytes, 0, bytes, this.limits.callPayloadBytes) !== BudgetCheck.ok) {
       throw overBudget("call_payload_bytes", this.limits.callPayloadBytes, 0, bytes, `the result of ${entry.address} is ${bytes} bytes; ask the tool for less (filters, paging, fields)`);
     }
@@ -110,8 +131,9 @@ export class RunBridge {
   }
 
   private async batch(items: unknown) {
-    if (!Array.isArray(items) || items.length === 0) throw new AtriumError("invalid_args", "atrium.batch takes a non-empty array of { address, args }");
-    if (this.deps.core.budgetCheck(Budget.batch_calls, 0, items.length, this.limits.batchCalls) !== BudgetCheck.ok) throw overBudget("batch_calls", this.limits.batchCalls, 0, items.length);
+    if (!Array.isArray(items)) throw batchNotArray();
+    if (items.length === 0) return [];
+    if (this.deps.core.budgetCheck(Budget.batch_calls, 0, items.length, this.limits.batchCalls) !== BudgetCheck.ok) throw batchCallsOver(this.limits.batchCalls, items.length);
     this.spend(items.length); // all or nothing: no item runs when the run cannot afford them all
     return Promise.all(items.map(async (item) => {
       try {
@@ -119,7 +141,7 @@ export class RunBridge {
         const { address, args } = item as Record<string, unknown>;
         return { ok: true, data: await this.callOne(address, args) };
       } catch (e) {
-        return { ok: false, error: asAtriumError(e).toJSON() };
+        return { ok: false, error: this.errorBody(e) };
       }
     }));
   }

@@ -2,9 +2,13 @@
 // captures the raw host functions in a closure and deletes them from the global object, so
 // a program reaches the host only through the frozen `atrium` API and connector globals.
 // Errors raised by the host are kept in a private WeakMap with the exact JSON the host sent:
-// a program cannot forge one. The script's value is the run function; the worker calls it and
-// reads its promise natively, and it reports with strings it builds itself, so no prototype
-// or global a program replaces (toJSON, Promise.resolve/then, Array methods) changes a report.
+// a program cannot forge one. The script's value is [run, describe]: the worker calls run once
+// with the program's thunk and reads its promise natively, and calls describe (under the CPU
+// budget) on anything thrown outside run. Both report with strings the prelude builds itself,
+// so no prototype or global a program replaces (toJSON, Promise.resolve/then, Array or String
+// methods) changes a report. Every text a report carries is cut here, in the guest, before it
+// is serialized: error texts at cfg.limits.errorText, the value's JSON at cfg.limits.value,
+// each log line at cfg.limits.log, so nothing large leaves the sandbox.
 export const PRELUDE = String.raw`
 (() => {
   "use strict";
@@ -13,11 +17,17 @@ export const PRELUDE = String.raw`
   delete g.__host; delete g.__emit; delete g.__ui; delete g.__log; delete g.__cfg;
   const parse = JSON.parse, stringify = JSON.stringify, freeze = Object.freeze, defineProperty = Object.defineProperty;
   const ErrorCtor = Error, StringCtor = String, apply = Reflect.apply, then = Promise.prototype.then;
+  const strSlice = String.prototype.slice, strIndexOf = String.prototype.indexOf;
+  const config = parse(cfg), LIMITS = config.limits;
   const reports = new WeakMap();
   const setReport = WeakMap.prototype.set.bind(reports), getReport = WeakMap.prototype.get.bind(reports);
   const ERROR_KEYS = ["code", "retryable", "nextAction", "details"];
   /** A JSON string literal of any value's string form. */
   const q = (v) => stringify(StringCtor(v));
+  /** A primitive string cut at max characters, with a marker giving its true length. */
+  const cut = (s, max) => (s.length <= max ? s : apply(strSlice, s, [0, max]) + "… [cut: " + s.length + " characters]");
+  /** The first n lines of a primitive string. */
+  const lines = (s, n) => { let end = -1; for (let i = 0; i < n; i++) { end = apply(strIndexOf, s, ["\n", end + 1]); if (end < 0) return s; } return apply(strSlice, s, [0, end]); };
 
   /** raw: the host's JSON error body, reported verbatim whatever the program does to the Error. */
   function hostError(raw) {
@@ -28,64 +38,105 @@ export const PRELUDE = String.raw`
     setReport(e, '{"host":true,"name":"AtriumError","message":' + q(body.message) + ',"body":' + raw + '}');
     return e;
   }
-  const call = (op, payload) => apply(then, hostCall(op, stringify(payload)), [(s) => parse(s), (s) => { throw hostError(s); }]);
+  const fail = async (e) => { throw e; };
+  const isArray = Array.isArray, none = async () => [];
+  // A run past its host calls is refused the same way many times over: one Error serves a repeat,
+  // and once no host call is left (room 0) every further single call gets that refusal here, so a
+  // flood of refused calls costs a promise each, not a trip through the worker and an Error each.
+  let lastRefusal = "", lastRefused, exhausted;
+  const noteExhausted = (raw, e) => { const d = parse(raw).details; if (d && d.budget === "host_calls" && d.room === 0 && d.requested === 1) exhausted = e; return e; };
+  const refused = (raw) => { if (raw !== lastRefusal) { lastRefused = noteExhausted(raw, hostError(raw)); lastRefusal = raw; } return lastRefused; };
+  // hostCall answers a promise of the reply, or a string: the typed error of a call refused in the
+  // sandbox. The host's own refusals count toward the short cut too.
+  const call = (op, payload, queryChars) => {
+    if (exhausted !== undefined && op !== "batch") return fail(exhausted);
+    const r = hostCall(op, stringify(payload), queryChars);
+    return typeof r === "string" ? fail(refused(r)) : apply(then, r, [(s) => parse(s), (s) => { throw noteExhausted(s, hostError(s)); }]);
+  };
 
   const atrium = freeze({
-    search: (query, options) => call("search", { __proto__: null, query: query === undefined ? "" : query, options: options === undefined ? {} : options }),
+    search: (query, options) => { const q = query === undefined ? "" : query; return call("search", { __proto__: null, query: q, options: options === undefined ? {} : options }, typeof q === "string" ? q.length : -1); },
     describe: (addresses) => call("describe", { __proto__: null, addresses }),
     call: (address, args) => call("call", { __proto__: null, address, args }),
-    batch: (items) => call("batch", { __proto__: null, items }),
+    batch: (items) => (isArray(items) && items.length === 0 ? none() : call("batch", { __proto__: null, items })),
     ui: (html, options) => { let s; try { s = stringify({ html, options }); } catch (e) { s = undefined; } const r = hostUi(s === undefined ? "" : s); if (r !== "") throw hostError(r); },
     emit: (block) => { let s; try { s = stringify(block); } catch (e) { s = undefined; } const r = hostEmit(s === undefined ? "" : s); if (r !== "") throw hostError(r); },
   });
   // Globals are non-configurable getters: QuickJS lets Object.defineProperty replace the value of a
-  // non-writable, non-configurable data property of the global object, but never an accessor.
+  // non-writable, non-configurable data property of the global object, but never an accessor. A
+  // name the sandbox already owns cannot be pinned: that connector is left to atrium.call.
   const pin = (name, value) => defineProperty(g, name, { get: () => value, enumerable: false, configurable: false });
   pin("atrium", atrium);
 
-  for (const c of parse(cfg)) {
-    const tools = {};
-    for (const t of c.tools) {
-      const ambiguous = stringify({ code: "ambiguous_tool_alias", retryable: false,
-        message: c.connectorId + "." + t.ident + " is ambiguous (" + (c.ambiguousWith.length ? "connector ids " + [c.connectorId, ...c.ambiguousWith].join(", ") : "tools " + t.candidates.join(", ")) + " share one identifier); use atrium.call with the exact address" });
-      tools[t.ident] = t.address !== null && c.ambiguousWith.length === 0
-        ? (args) => atrium.call(t.address, args)
-        : async () => { throw hostError(ambiguous); };
-    }
-    pin(c.ident, freeze(tools));
+  // <connector>.<name>(args) is atrium.call("<connector>.<name>", args) for ANY name, so a typo or a
+  // connector that is down gets the host's typed answer. The global is a Proxy over a frozen,
+  // prototype-less object holding the known tools (its keys; identity kept); its handler is a
+  // frozen closure over the functions captured above. then, toJSON and symbols are undefined, so
+  // await, JSON.stringify and the engine's own lookups leave it alone.
+  const create = Object.create, hasOwn = Object.prototype.hasOwnProperty, ProxyCtor = Proxy;
+  const MapCtor = Map, mapGet = Map.prototype.get, mapSet = Map.prototype.set;
+  const viaCall = (address) => (args) => call("call", { __proto__: null, address, args });
+  const refuse = (raw) => async () => { throw hostError(raw); };
+  function connectorGlobal(c) {
+    const known = create(null);
+    for (const t of c.tools) known[t.ident] = c.ambiguous !== undefined ? refuse(c.ambiguous) : t.ambiguous !== undefined ? refuse(t.ambiguous) : viaCall(t.address);
+    freeze(known);
+    const made = new MapCtor();
+    const handler = freeze({ __proto__: null, get: (target, name) => {
+      if (typeof name !== "string" || name === "then" || name === "toJSON") return undefined;
+      if (apply(hasOwn, target, [name])) return target[name];
+      let f = apply(mapGet, made, [name]);
+      if (f === undefined) { f = c.ambiguous !== undefined ? refuse(c.ambiguous) : viaCall(c.connectorId + "." + name); apply(mapSet, made, [name, f]); }
+      return f;
+    } });
+    return new ProxyCtor(known, handler);
   }
+  for (const c of config.globals) { try { pin(c.ident, connectorGlobal(c)); } catch (e) { /* left to atrium.call */ } }
 
   const show = (v) => { if (typeof v === "string") return v; try { const s = stringify(v); return s === undefined ? StringCtor(v) : s; } catch (e) { return StringCtor(v); } };
   const console = {};
-  for (const level of ["log", "info", "warn", "error", "debug"]) console[level] = (...args) => { let s = ""; for (let i = 0; i < args.length; i++) s += (i === 0 ? "" : " ") + show(args[i]); hostLog(level, s); };
+  // One character over the cap is kept so the worker still sees the line was too long.
+  for (const level of ["log", "info", "warn", "error", "debug"]) console[level] = (...args) => { let s = ""; for (let i = 0; i < args.length && s.length <= LIMITS.log; i++) s += (i === 0 ? "" : " ") + show(args[i]); hostLog(level, s.length > LIMITS.log ? apply(strSlice, s, [0, LIMITS.log + 1]) : s); };
   pin("console", freeze(console));
 
-  /** The JSON of a GuestError, built from strings only. */
+  /** The JSON of a GuestError, built from strings only, each text cut at LIMITS.errorText. */
+  const text = (s) => q(cut(s, LIMITS.errorText));
   function describeError(e) {
     if (e !== null && (typeof e === "object" || typeof e === "function")) {
       const report = getReport(e);
       if (report !== undefined) return report;
-      let name = "Error", message = "", stack;
-      try { name = StringCtor(e.name); message = StringCtor(e.message); stack = typeof e.stack === "string" ? StringCtor(e.stack.split("\n").slice(0, 12).join("\n").slice(0, 2000)) : undefined; } catch (x) { name = "Error"; message = "an error that could not be read"; stack = undefined; }
-      return '{"host":false,"name":' + q(name) + ',"message":' + q(message) + (stack === undefined ? "" : ',"stack":' + q(stack)) + '}';
+      let name, message, stack;
+      try {
+        const n = e.name, m = e.message, st = e.stack;
+        name = n === undefined ? "Error" : StringCtor(n);
+        message = m === undefined ? "non-Error thrown: " + show(e) : StringCtor(m);
+        stack = typeof st === "string" ? lines(st, 12) : undefined;
+      } catch (x) { name = "Error"; message = "an error that could not be read"; stack = undefined; }
+      return '{"host":false,"name":' + text(name) + ',"message":' + text(message) + (stack === undefined ? "" : ',"stack":' + text(stack)) + '}';
     }
-    return '{"host":false,"name":"Error","message":' + q("non-Error thrown: " + show(e)) + '}';
+    // QuickJS throws null itself when it runs out of memory while building its out-of-memory error.
+    const what = e === null ? "null (QuickJS also throws null when it runs out of memory building an error)" : show(e);
+    return '{"host":false,"name":"Error","message":' + text("non-Error thrown: " + what) + '}';
   }
-  const UNREPORTABLE = '{"ok":false,"error":{"host":false,"name":"InternalError","message":"out of memory while reporting the outcome of the program"}}';
+  const UNREPORTABLE = '{"host":false,"name":"InternalError","message":"out of memory while reporting the outcome of the program"}';
+  const describe = (e) => { try { return describeError(e); } catch (x) { return UNREPORTABLE; } };
 
-  // The run function: the worker calls it once with the program's thunk.
-  return async (thunk) => {
+  // The run function: the worker calls it once with the program's thunk. A value whose JSON is
+  // longer than LIMITS.value is sent as its beginning and its full length.
+  const run = async (thunk) => {
     let out;
     try {
       let v = thunk();
       if (typeof v === "function") v = v();
       v = await v;
-      const json = stringify(v === undefined ? null : v);
-      out = '{"ok":true,"json":' + q(json === undefined ? "null" : json) + '}';
+      let json = stringify(v === undefined ? null : v);
+      if (json === undefined) json = "null";
+      out = json.length <= LIMITS.value ? '{"ok":true,"json":' + q(json) + '}' : '{"ok":true,"json":' + q(apply(strSlice, json, [0, LIMITS.value])) + ',"jsonChars":' + json.length + '}';
     } catch (e) {
-      try { out = '{"ok":false,"error":' + describeError(e) + '}'; } catch (x) { out = UNREPORTABLE; }
+      out = '{"ok":false,"error":' + describe(e) + '}';
     }
     return out;
   };
+  return [run, describe];
 })();
 `;

@@ -9,6 +9,17 @@ export interface RunLimits {
   logChars: number;
   emitBytes: number;
   emitBlocks: number;
+  // Limits the worker enforces before anything crosses to the main thread. Each is the run's
+  // effective value when given; when absent the worker uses the budget's default (limits an
+  // operator cannot set) or the top of its operator range (limits an operator can set, so the
+  // worker is never stricter than the bridge, which enforces the exact value again).
+  hostCalls?: number;
+  batchCalls?: number;
+  callPayloadBytes?: number;
+  returnChars?: number;
+  errorTextChars?: number;
+  searchQueryChars?: number;
+  requestDepth?: number;
 }
 
 export interface AliasTool { ident: string; address: string | null; candidates: string[] }
@@ -34,11 +45,14 @@ export interface GuestError {
 
 export interface RunOutcome {
   ok: boolean;
-  /** JSON of the return value when ok. */
+  /** JSON of the return value when ok; only its first return_chars characters when it is longer. */
   json?: string;
+  /** The full length of the return value's JSON, when `json` holds only its beginning. */
+  jsonChars?: number;
   error?: GuestError;
-  /** Why the sandbox stopped the run itself: the CPU budget, memory, stack, a dead-end await. */
-  stopped?: "cpu" | "memory" | "deadlock" | "syntax";
+  /** Why the sandbox stopped the run itself: the CPU budget, memory, a dead-end await, a syntax
+   * error, or the sandbox's own failure to prepare the run (never the program's fault). */
+  stopped?: "cpu" | "memory" | "deadlock" | "syntax" | "internal";
   logs: string;
   logsDropped: number;
   emitted: EmittedBlock[];

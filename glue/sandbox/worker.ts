@@ -1,15 +1,18 @@
 // A sandbox worker thread: owns one QuickJS module whose wasm memory is fixed at the heap cap,
 // and runs one program at a time in a fresh runtime and context, with a CPU interrupt, a
-// stack limit, a captured console, and host calls that go back to the main thread.
+// stack limit, a captured console, and host calls that go back to the main thread. Guest code
+// runs only inside guest(…), where the CPU interrupt reaches it; that includes reading a thrown
+// value (a getter or toJSON may spin), which goes through the prelude's describe.
 import { parentPort, workerData } from "node:worker_threads";
-import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, type QuickJSDeferredPromise } from "quickjs-emscripten";
+import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, type QuickJSDeferredPromise, type QuickJSHandle } from "quickjs-emscripten";
 import { core } from "../core.js";
-import { Budget, BudgetCheck } from "../generated/spec.js";
+import { Budget } from "../generated/spec.js";
 import { PRELUDE } from "./prelude.js";
-import { asAtriumError, overBudget } from "../errors.js";
-import { acceptView, type AcceptedView } from "./view-accept.js";
-import { checkBlock } from "./emit-block.js";
-import type { CatalogClasses, EmittedBlock, FromWorker, GuestError, RunJob, RunOutcome, ToWorker } from "./protocol.js";
+import { workerLimits } from "./run-limits.js";
+import { installNatives, type RunRecord } from "./natives.js";
+import { HostGate } from "./host-gate.js";
+import { guestConfig } from "./guest-config.js";
+import type { CatalogClasses, FromWorker, GuestError, RunJob, RunOutcome, ToWorker } from "./protocol.js";
 
 const port = parentPort!;
 const PAGE = 65536;
@@ -17,7 +20,7 @@ const ALLOCATOR_RESERVE_BYTES = 4 * 1024 * 1024;
 const heapBytes: number = workerData.heapBytes;
 // The QuickJS wasm is compiled once by the pool and shared; each worker gets its own memory.
 const mod = await newQuickJSWASMModuleFromVariant(
-  newVariant(RELEASE_SYNC, { wasmModule: workerData.wasmModule, wasmMemory: new WebAssembly.Memory({ initial: Math.min(256, heapBytes / PAGE), maximum: Math.floor(heapBytes / PAGE) }) }),
+  newVariant(RELEASE_SYNC, { wasmModule: workerData.wasmModule, wasmMemory: new WebAssembly.Memory({ initial: Math.floor(heapBytes / PAGE), maximum: Math.floor(heapBytes / PAGE) }) }),
 );
 const post = (m: FromWorker) => port.postMessage(m);
 /** The catalog's classes, cached across runs (the pool resends them when they change). */
@@ -37,14 +40,15 @@ port.on("message", (m: ToWorker) => {
 }
 post({ type: "ready" });
 
-const budgetError = (budget: "emit_blocks" | "emit_bytes", limit: number, used: number, requested: number) => JSON.stringify(overBudget(budget, limit, used, requested).toJSON());
+const plain = (message: string, name = "Error"): GuestError => ({ host: false, name, message });
+/** QuickJS's own out-of-memory error (a program can throw one too, but then it is out of memory in effect). */
+const isOutOfMemory = (e: GuestError) => !e.host && e.name === "InternalError" && /^out of memory/.test(e.message);
 
 async function run(job: RunJob): Promise<RunOutcome> {
   const c = core();
-  const { limits } = job;
-  let logs = "", logsDropped = 0, emittedBytes = 0, cpuMs = 0, segStart = 0, inGuest = false, cpuExceeded = false, recycle = false;
-  const emitted: EmittedBlock[] = [];
-  let view: AcceptedView | undefined;
+  const limits = workerLimits(c, job.limits);
+  let cpuMs = 0, segStart = 0, inGuest = false, cpuExceeded = false, recycle = false;
+  const record: RunRecord = { logs: "", logsDropped: 0, emitted: [], emittedBytes: 0 };
   if (job.catalog) catalog = job.catalog;
   const rt = mod.newRuntime();
   // QuickJS's own limit sits a little under the fixed wasm memory, so its allocator reports a
@@ -59,84 +63,86 @@ async function run(job: RunJob): Promise<RunOutcome> {
   };
   const ctx = rt.newContext();
   const pending = new Map<number, QuickJSDeferredPromise>();
+  /** Handles this run holds; finish disposes whichever are still alive. */
+  const held: QuickJSHandle[] = [];
+  const hold = (h: QuickJSHandle) => (held.push(h), h);
   let callSeq = 0;
 
   const finish = (partial: Partial<RunOutcome> & { ok: boolean }): RunOutcome => {
     for (const d of pending.values()) d.dispose();
     pending.clear();
     onHostResult = undefined;
-    try { ctx.dispose(); rt.dispose(); } catch { recycle = true; }
+    try {
+      for (const h of held) if (h.alive) h.dispose();
+      ctx.dispose();
+      rt.dispose();
+    } catch { recycle = true; }
+    const { logs, logsDropped, emitted, emittedBytes, view } = record;
     return { logs, logsDropped, emitted, emittedBytes, cpuMs, recycle, ...(view && { view: { ...view.payload, bytes: view.bytes } }), ...partial };
   };
-  const plain = (message: string, name = "Error"): GuestError => ({ host: false, name, message });
+  const cpuStop = () => finish({ ok: false, stopped: "cpu", error: plain(`the program used more than ${limits.cpuMs} ms of CPU and was stopped (program_cpu_ms)`) });
 
+  // Until the program is evaluated, a failure is the sandbox's own (never the program's memory).
+  let preparing = true;
   try {
-    ctx.newFunction("__host", (opH, jsonH) => {
-      const d = ctx.newPromise();
-      const callId = ++callSeq;
-      pending.set(callId, d);
-      post({ type: "host", runId: job.runId, callId, op: ctx.getString(opH) as never, json: ctx.getString(jsonH) });
-      return d.handle;
-    }).consume((f) => ctx.setProp(ctx.global, "__host", f));
-    ctx.newFunction("__emit", (jsonH) => {
-      const check = checkBlock(ctx.getString(jsonH));
-      if (!check.ok) return ctx.newString(JSON.stringify({ code: "invalid_args", retryable: false, message: check.message }));
-      if (c.budgetCheck(Budget.emit_blocks, emitted.length, 1, limits.emitBlocks) !== BudgetCheck.ok) return ctx.newString(budgetError("emit_blocks", limits.emitBlocks, emitted.length, 1));
-      if (c.budgetCheck(Budget.emit_bytes, emittedBytes, check.bytes, limits.emitBytes) !== BudgetCheck.ok) return ctx.newString(budgetError("emit_bytes", limits.emitBytes, emittedBytes, check.bytes));
-      emitted.push({ block: check.block, bytes: check.bytes });
-      emittedBytes += check.bytes;
-      return ctx.newString("");
-    }).consume((f) => ctx.setProp(ctx.global, "__emit", f));
-    ctx.newFunction("__ui", (jsonH) => {
-      try {
-        view = acceptView(c, ctx.getString(jsonH), { accepted: view, emittedBytes, emitBytesLimit: limits.emitBytes, classOf: (a) => (catalog && Object.hasOwn(catalog, a) ? catalog[a] : "unknown") });
-        emittedBytes += view.bytes;
-        return ctx.newString("");
-      } catch (e) {
-        return ctx.newString(JSON.stringify(asAtriumError(e, "invalid_args").toJSON()));
-      }
-    }).consume((f) => ctx.setProp(ctx.global, "__ui", f));
-    ctx.newFunction("__log", (levelH, textH) => {
-      const level = ctx.getString(levelH);
-      const line = `${level === "log" || level === "info" ? "" : `[${level}] `}${ctx.getString(textH)}\n`;
-      if (logsDropped > 0 || c.budgetCheck(Budget.log_chars, logs.length, line.length, limits.logChars) !== BudgetCheck.ok) {
-        const room = limits.logChars - logs.length;
-        if (logsDropped === 0 && room > 0) logs += line.slice(0, room);
-        logsDropped++;
-      } else logs += line;
-    }).consume((f) => ctx.setProp(ctx.global, "__log", f));
-    ctx.newString(JSON.stringify(job.aliases)).consume((s) => ctx.setProp(ctx.global, "__cfg", s));
-    // The prelude's value is the run function. Evaluating the program yields only the thunk it calls;
-    // the outcome is read natively from the run function's own promise, which no program code can
-    // reach, resolve or replace (unlike a global wrapper or ctx.resolvePromise, which looks up the
-    // guest's Promise.resolve and then).
-    const runFn = ctx.unwrapResult(ctx.evalCode(PRELUDE, "atrium-prelude.js"));
+    installNatives({
+      ctx, core: c, limits, record,
+      classOf: (a) => (catalog && Object.hasOwn(catalog, a) ? catalog[a] : "unknown"),
+      gate: new HostGate(c, limits),
+      send: (op, json) => {
+        const d = ctx.newPromise();
+        const callId = ++callSeq;
+        pending.set(callId, d);
+        post({ type: "host", runId: job.runId, callId, op, json });
+        return d.handle;
+      },
+    });
+    ctx.newString(JSON.stringify(guestConfig(job.aliases, limits))).consume((s) => ctx.setProp(ctx.global, "__cfg", s));
+    // The prelude's value is [run, describe]. Evaluating the program yields only the thunk run
+    // calls; the outcome is read natively from run's own promise, which no program code can reach,
+    // resolve or replace (unlike a global wrapper or ctx.resolvePromise, which looks up the guest's
+    // Promise.resolve and then).
+    const pair = hold(ctx.unwrapResult(ctx.evalCode(PRELUDE, "atrium-prelude.js")));
+    const runFn = hold(ctx.getProp(pair, 0)), describeFn = hold(ctx.getProp(pair, 1));
+    /** Reads a thrown value through the prelude, under the CPU budget. */
+    const describe = (thrown: QuickJSHandle): GuestError => {
+      const r = guest(() => ctx.callFunction(describeFn, ctx.undefined, thrown));
+      if (r.error) { r.error.dispose(); return plain("the program failed with an error that could not be read"); }
+      const report = ctx.getString(r.value);
+      r.value.dispose();
+      return JSON.parse(report) as GuestError;
+    };
+
+    preparing = false;
     // The program is one async arrow function; a bare body is accepted too.
     let evaluated = guest(() => ctx.evalCode(`(() => (\n${job.code}\n))`, "program.js"));
     if (evaluated.error) {
-      const first = ctx.dump(evaluated.error);
-      evaluated.error.dispose();
+      const first = describe(hold(evaluated.error));
+      if (cpuExceeded) return cpuStop();
       evaluated = guest(() => ctx.evalCode(`(async () => {\n${job.code}\n})`, "program.js"));
       if (evaluated.error) {
-        evaluated.error.dispose();
-        runFn.dispose();
-        if (cpuExceeded) return finish({ ok: false, stopped: "cpu", error: plain(`the program used more than ${limits.cpuMs} ms of CPU and was stopped (program_cpu_ms)`) });
-        return finish({ ok: false, stopped: "syntax", error: plain(String(first?.message ?? first), String(first?.name ?? "SyntaxError")) });
+        hold(evaluated.error);
+        if (cpuExceeded) return cpuStop();
+        return finish({ ok: false, stopped: "syntax", error: first.host ? first : plain(first.message, first.name) });
       }
     }
-    const thunk = evaluated.value;
-    const promise = ctx.unwrapResult(guest(() => ctx.callFunction(runFn, ctx.undefined, thunk)));
-    thunk.dispose();
-    runFn.dispose();
-    const settledOutcome = (): string | { error: unknown } | undefined => {
+    const thunk = hold(evaluated.value);
+    const started = guest(() => ctx.callFunction(runFn, ctx.undefined, thunk));
+    if (started.error) {
+      hold(started.error);
+      return cpuExceeded ? cpuStop() : finish({ ok: false, error: describe(started.error) });
+    }
+    const promise = hold(started.value);
+    // Only an uncatchable error (the CPU interrupt, memory) rejects run's promise.
+    const settledOutcome = (): string | { error: GuestError } | undefined => {
       const s = ctx.getPromiseState(promise);
       if (s.type === "pending") return undefined;
-      if (s.type === "rejected") { const e = ctx.dump(s.error); s.error.dispose(); return { error: e }; }
+      if (s.type === "rejected") return { error: describe(hold(s.error)) };
       const out = ctx.getString(s.value);
       if (!s.notAPromise) s.value.dispose();
       return out;
     };
-    const result = await new Promise<string | { error: unknown } | "deadlock" | "cpu">((resolve) => {
+    const result = await new Promise<string | { error: GuestError } | "deadlock" | "cpu">((resolve) => {
       const pump = () => {
         const jobs = guest(() => rt.executePendingJobs());
         if (jobs.error) jobs.error.dispose();
@@ -156,22 +162,22 @@ async function run(job: RunJob): Promise<RunOutcome> {
       };
       pump();
     });
-    promise.dispose();
-    if (result === "cpu" || cpuExceeded) return finish({ ok: false, stopped: "cpu", error: plain(`the program used more than ${limits.cpuMs} ms of CPU and was stopped (program_cpu_ms)`) });
+    if (result === "cpu" || cpuExceeded) return cpuStop();
     if (result === "deadlock") return finish({ ok: false, stopped: "deadlock", error: plain("the program awaits a promise that can never settle (no host call is in flight)") });
     if (typeof result !== "string") {
-      const e = result.error as { name?: string; message?: string } | undefined;
-      const oom = /out of memory/i.test(String(e?.message));
+      const oom = isOutOfMemory(result.error);
       recycle ||= oom;
-      return finish({ ok: false, stopped: oom ? "memory" : undefined, error: plain(String(e?.message ?? e), String(e?.name ?? "Error")) });
+      return finish({ ok: false, stopped: oom ? "memory" : undefined, error: result.error });
     }
-    const r = JSON.parse(result) as { ok: boolean; json?: string; error?: GuestError };
-    const oom = !r.ok && !r.error?.host && /out of memory/i.test(r.error?.message ?? "");
+    const r = JSON.parse(result) as { ok: boolean; json?: string; jsonChars?: number; error?: GuestError };
+    const oom = !r.ok && r.error !== undefined && isOutOfMemory(r.error);
     recycle ||= oom;
-    return finish({ ok: r.ok, json: r.json, error: r.error, stopped: oom ? "memory" : cpuExceeded ? "cpu" : undefined });
+    return finish({ ok: r.ok, json: r.json, ...(r.jsonChars !== undefined && { jsonChars: r.jsonChars }), error: r.error, stopped: oom ? "memory" : undefined });
   } catch (e) {
-    // The module itself failed (a trap, an exhausted wasm memory): replace this worker.
+    // Preparing the run failed (a bug or a malformed job), or the module itself failed while the
+    // program ran (a trap, an exhausted wasm memory): either way, replace this worker.
     recycle = true;
+    if (preparing) return finish({ ok: false, stopped: "internal", error: plain("the sandbox could not prepare this run") });
     return finish({ ok: false, stopped: "memory", error: plain(`the sandbox failed: ${(e as Error)?.message ?? e}`) });
   }
 }

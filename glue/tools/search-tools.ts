@@ -8,9 +8,14 @@ import { searchIndex, MAX_LIMIT, DEFAULT_LIMIT } from "../catalog/search-index.j
 import { shortDescription } from "../catalog/describe.js";
 import { compactSchema } from "../catalog/compact-schema.js";
 import { AtriumError } from "../errors.js";
+import { core } from "../core.js";
+import { Budget } from "../generated/spec.js";
+
+/** One query, from here or a program's atrium.search (budget search_query_chars). */
+const QUERY_CHARS = core().limitDefault(Budget.search_query_chars);
 
 const input = z.object({
-  query: z.string().max(512).default("").describe("Empty lists everything"),
+  query: z.string().max(QUERY_CHARS, { error: `query is longer than search_query_chars (${QUERY_CHARS} characters); search with a few words` }).default("").describe("Empty lists everything"),
   connector: z.string().max(64).optional(),
   safety: z.enum(["read_only", "approval", "any"]).default("any"),
   limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
