@@ -71,7 +71,7 @@ describe("start-up that never blocks", () => {
   it("a call and a program that name a connector still starting wait for that one, then run", async () => {
     const a = await start({ mcpServers: { late: nodeServer(fixture("nasty-server"), { env: { FIXTURE_START_DELAY_MS: "1500" } }) } });
     expect((await stateOf(a, "late"))?.state).toBe("starting");
-    const v = await a.value(`async () => (await atrium.call("late.echo", { waited: true })).args`);
+    const v = await a.value(`async () => (await late.echo({ waited: true })).args`);
     expect(v).toEqual({ waited: true });
     const r = await a.json("call_tool", { address: "late.echo", args: { z: 3 }, resultMode: "value" });
     expect(r.data.args).toEqual({ z: 3 });

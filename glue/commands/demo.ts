@@ -35,7 +35,13 @@ export async function demo(flags: Flags, version: string): Promise<number> {
     const { tools } = await client.listTools();
     say(`2. tools/list: the model sees ${tools.length} tools (${(Buffer.byteLength(JSON.stringify(tools)) / 1024).toFixed(1)} KB): ${tools.map((x) => x.name).join(", ")}`);
     t = performance.now();
-    const found = (await call("search_tools", { query: "open incidents" })).structuredContent as any;
+    // Connectors start in the background; a search while the desk is still starting would
+    // answer from an empty catalog (and say so under `unavailable`), so the story waits for it.
+    let found = (await call("search_tools", { query: "open incidents" })).structuredContent as any;
+    for (let i = 0; i < 400 && found.unavailable?.some((u: { state: string }) => u.state === "starting"); i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      found = (await call("search_tools", { query: "open incidents" })).structuredContent as any;
+    }
     say(`3. search_tools "open incidents" (${ms(t)}):`);
     for (const r of found.results.slice(0, 3)) say(`     ${r.address.padEnd(26)} ${r.safety.padEnd(9)} ${r.score}  ${r.description}`);
     t = performance.now();

@@ -4,7 +4,7 @@
 import { Worker } from "node:worker_threads";
 import { readFileSync } from "node:fs";
 import { AtriumError } from "../errors.js";
-import type { FromWorker, HostCall, RunJob, RunOutcome } from "./protocol.js";
+import type { CatalogClasses, FromWorker, HostCall, RunJob, RunOutcome } from "./protocol.js";
 
 export interface PoolOptions { size: number; queue: number; heapBytes: number; workerPath: string; wasmPath: string }
 export type Stopped = { stopped: "timeout" | "cancelled" | "crashed"; waitedMs: number };
@@ -12,6 +12,10 @@ export interface RunHooks {
   onHostCall(call: HostCall): Promise<{ ok: boolean; json: string }>;
   wallMs: number;
   signal?: AbortSignal;
+  /** The live catalog's version and classes: a host result carries them when they changed, so
+   * atrium.ui judges a manifest on the catalog as it is now (a connector that became ready, a
+   * listing that changed), not as it was when the run started. */
+  catalog?: () => { version: number; classes: CatalogClasses };
 }
 
 interface Slot { worker: Worker; ready: Promise<void>; isReady: boolean; busy: boolean; catalogVersion: number }
@@ -69,7 +73,13 @@ export class SandboxPool {
       };
       const onMessage = (m: FromWorker) => {
         if (m.type === "host" && m.runId === runId) {
-          hooks.onHostCall(m).then((r) => { if (!over) slot.worker.postMessage({ type: "hostResult", runId, callId: m.callId, ...r }); });
+          hooks.onHostCall(m).then((r) => {
+            if (over) return;
+            const now = hooks.catalog?.();
+            const fresh = now && now.version !== slot.catalogVersion ? { catalog: now.classes } : {};
+            if (now) slot.catalogVersion = now.version;
+            slot.worker.postMessage({ type: "hostResult", runId, callId: m.callId, ...r, ...fresh });
+          });
         } else if (m.type === "done" && m.runId === runId) end({ ...m.outcome, waitedMs }, m.outcome.recycle);
       };
       const onExit = () => end({ stopped: "crashed", waitedMs }, true);

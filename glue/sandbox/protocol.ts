@@ -28,7 +28,7 @@ export interface AliasConnector { ident: string; connectorId: string; tools: Ali
 /** Address → class, as of the run's start; sent only when the worker's copy is stale. */
 export type CatalogClasses = Record<string, "read_only" | "approval">;
 export interface RunJob { type: "run"; runId: number; code: string; limits: RunLimits; aliases: AliasConnector[]; catalogVersion: number; catalog?: CatalogClasses }
-export interface HostResult { type: "hostResult"; runId: number; callId: number; ok: boolean; json: string }
+export interface HostResult { type: "hostResult"; runId: number; callId: number; ok: boolean; json: string; catalog?: CatalogClasses }
 export type ToWorker = RunJob | HostResult;
 
 export interface HostCall { type: "host"; runId: number; callId: number; op: "search" | "describe" | "call" | "batch"; json: string }

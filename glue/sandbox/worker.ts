@@ -29,7 +29,10 @@ let onHostResult: ((callId: number, ok: boolean, json: string) => void) | undefi
 
 port.on("message", (m: ToWorker) => {
   if (m.type === "run") void run(m).then((outcome) => post({ type: "done", runId: m.runId, outcome }));
-  else onHostResult?.(m.callId, m.ok, m.json);
+  else {
+    if (m.catalog) catalog = m.catalog; // the catalog changed while the run waited on the host
+    onHostResult?.(m.callId, m.ok, m.json);
+  }
 });
 // Warm-up: one throwaway run pays for the first runtime, context, prelude and core load here,
 // so the first real program is as fast as the tenth.

@@ -19,7 +19,7 @@ export function describeExecuteCode(config: AtriumConfig): string {
   if (ids.length > CONNECTOR_LIST_CHARS) ids = `${ids.slice(0, CONNECTOR_LIST_CHARS - 1)}…`;
   return [
     "Run one async arrow function of plain JavaScript in a sandbox (QuickJS; no network, files, timers, require) that reads through read-only tools and returns only what the answer needs.",
-    `atrium.search(query) → {results:[{address,…}]}; atrium.describe(address) → schema; atrium.call(address, args) → value; atrium.batch([{address, args}]) → [{ok,data}|{ok:false,error}] (parallel, ≤${s.batchCalls}); atrium.emit(block); atrium.ui(html) shows the person a view; console.log. Globals: <connector>.<tool>(args). Connectors: ${ids || "none"}.`,
+    `atrium.search(query) → {results:[{address,…}]}; atrium.describe(address) → schema; atrium.call(address, args) → value; atrium.batch([{address, args}]) → [{ok,data}|{ok:false,error}] (parallel, 0–${s.batchCalls}; a batch over a limit throws whole); atrium.emit(block); atrium.ui(html) shows the person a view; console.log. Globals: <connector>.<tool>(args) for any tool name. Connectors: ${ids || "none"}.`,
     `Per run: ${s.hostCalls} host calls, ${s.programWallMs / 1000} s, ${s.returnChars} characters returned. Failures throw Errors with code and retryable.`,
     "Example: async () => { const r = await atrium.search(\"what you need\"); return atrium.call(r.results[0].address, {}); }",
     "Details: skills {name:\"usage\"}.",
@@ -44,8 +44,8 @@ export const executeCode = (config: AtriumConfig) =>
       const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes }, ctx.signal, ctx.progress);
       const aliases = aliasesFor(ctx);
       const outcome = await ctx.pool.run(
-        { code: args.code, aliases, catalogVersion: ctx.catalog.version, catalog: ctx.catalog.classes(), limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks } },
-        { onHostCall: (call) => bridge.handle(call), wallMs: s.programWallMs, signal: ctx.signal },
+        { code: args.code, aliases, catalogVersion: ctx.catalog.version, catalog: ctx.catalog.classes(), limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks, hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes, returnChars: s.returnChars } },
+        { onHostCall: (call) => bridge.handle(call), wallMs: s.programWallMs, signal: ctx.signal, catalog: () => ({ version: ctx.catalog.version, classes: ctx.catalog.classes() }) },
       );
       const diagnostics = args.diagnostics
         ? {

@@ -76,7 +76,7 @@ export async function benchConnectors(): Promise<{ rows: Row[]; notes: string[] 
 
     const a = await startAtrium({ config: { mcpServers: { desk: nodeServer(demoServer) } }, waitForConnectors: false });
     const t1 = performance.now();
-    const r: any = await a.call("execute_code", { code: `async () => (await atrium.call("desk.list_services", {})).services.length` });
+    const r: any = await a.call("execute_code", { code: `async () => (await desk.list_services({})).services.length` });
     first.push(performance.now() - t1);
     if (!r.structuredContent?.ok) throw new Error(`bench program failed: ${JSON.stringify(r.structuredContent)}`);
     await a.close();
