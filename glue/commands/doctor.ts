@@ -27,6 +27,7 @@ export async function doctor(config: AtriumConfig, source: string, version: stri
     if (c.state !== "ready" && c.state !== "disabled") {
       failed++;
       out.push(`     ${c.problem ?? c.state}`);
+      if (c.state === "retrying") out.push(`     atrium serve keeps trying in the background: ${config.lifecycle.startRetries - c.attempts + 1} more attempt(s), the next ${Math.max(0, (c.nextAttemptAt ?? Date.now()) - Date.now())} ms after this one failed, each wait doubling up to ${config.lifecycle.restartMaxMs} ms`);
       const tail = c.stderr.tail(8);
       if (tail) out.push("     stderr:", ...tail.split("\n").map((l) => `       ${l}`));
     }
