@@ -15,17 +15,17 @@ import type { MetaTool } from "./tools/meta-tool.js";
 import { executeCode } from "./tools/execute-code.js";
 import { getView } from "./tools/get-view.js";
 import { Budget } from "./generated/spec.js";
-import { SandboxPool } from "./sandbox/pool.js";
-import { quickjsWasmPath, sandboxWorkerPath } from "./paths.js";
+import type { SandboxPool } from "./sandbox/pool.js";
+import { startSandboxPool } from "./sandbox/start-pool.js";
 
-export function createApp(config: AtriumConfig, version: string) {
+/** `pool`: serve starts the sandbox workers before it loads the rest, so they warm sooner. */
+export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox)) {
   const c = core();
   const registry = new ConnectorRegistry(config, version);
   const catalog = new Catalog(registry, c);
   const stash = new ResultStash({ ttlMs: config.results.stashTtlMs, maxBytes: config.results.stashBytes });
   const host = new HostState(c, config.views);
   const viewStore = new ResultStash({ ttlMs: c.limitDefault(Budget.view_store_ttl_ms), maxBytes: c.limitDefault(Budget.view_store_bytes) });
-  const pool = new SandboxPool({ size: config.sandbox.workers, queue: config.sandbox.queue, heapBytes: config.sandbox.heapBytes, workerPath: sandboxWorkerPath, wasmPath: quickjsWasmPath });
   const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, getView] as MetaTool[];
   const server = createServer({ version, tools, host, context: { core: c, catalog, registry, stash, viewStore, config, pool, host } });
   return { config, registry, catalog, stash, host, server, tools, pool };

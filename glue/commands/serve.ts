@@ -1,12 +1,15 @@
 // `atrium serve`: the stdio MCP server. stdout carries protocol only. Connectors start in
 // parallel without blocking initialize; every child ends when atrium ends.
 import { binPath } from "../paths.js";
-import { BoundedStdioTransport } from "../transport/bounded-stdio.js";
-import { createApp } from "../app.js";
 import type { AtriumConfig } from "../config/schema.js";
+import { startSandboxPool } from "../sandbox/start-pool.js";
+import type { createApp } from "../app.js";
 
 export async function serve(config: AtriumConfig, source: string, version: string): Promise<void> {
-  const app = createApp(config, version);
+  // The sandbox workers start warming first; the MCP SDK and the server load meanwhile.
+  const pool = startSandboxPool(config.sandbox);
+  const [{ createApp }, { BoundedStdioTransport }] = await Promise.all([import("../app.js"), import("../transport/bounded-stdio.js")]);
+  const app = createApp(config, version, pool);
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
