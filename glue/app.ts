@@ -27,7 +27,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const host = new HostState(c, config.views);
   const viewStore = new ResultStash({ ttlMs: c.limitDefault(Budget.view_store_ttl_ms), maxBytes: c.limitDefault(Budget.view_store_bytes) });
   const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, getView] as MetaTool[];
-  const server = createServer({ version, tools, host, context: { core: c, catalog, registry, stash, viewStore, config, pool, host } });
+  const server = createServer({ version, tools, host, context: { core: c, catalog, stash, viewStore, config, pool, host } });
   return { config, registry, catalog, stash, host, server, tools, pool };
 }
 export type App = ReturnType<typeof createApp>;

@@ -28,6 +28,7 @@ function tool(connectorId: string, name: string, description: string, safety: Sa
     inputSchema: schema(props),
     safety,
     reason: safety === "read_only" ? "annotated_read_only" : "read_only_absent",
+    maxResultBytes: 50_000,
   };
 }
 const R: Safety = "read_only";

@@ -48,6 +48,11 @@ export class Catalog {
       .map((c) => ({ connector: c.id, state: c.state, problem: c.unavailable().message }));
   }
 
+  /** Ids of the connectors that are not disabled (each gets a program global). */
+  connectorIds(): string[] {
+    return this.registry.connectors.filter((c) => c.state !== "disabled").map((c) => c.id);
+  }
+
   /** The connector an address names, if any (so a caller can wait for that one alone). */
   connectorOf(address: unknown): Connector | undefined {
     if (typeof address !== "string") return undefined;
@@ -93,6 +98,7 @@ export class Catalog {
           inputSchema: tool.inputSchema,
           safety: d.class === ToolClass.read_only ? "read_only" : "approval",
           reason: codeName(ClassReason, d.reason) ?? "invalid_facts",
+          maxResultBytes: connector.config.maxResultBytes,
         });
       }
     }

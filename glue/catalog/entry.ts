@@ -11,4 +11,5 @@ export interface CatalogEntry {
   inputSchema: unknown; // the downstream JSON Schema, untrusted
   safety: Safety;
   reason: string; // a reason code name from the decision core, e.g. "annotated_read_only"
+  maxResultBytes: number; // the connector's direct result cap
 }

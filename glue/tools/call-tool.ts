@@ -14,8 +14,7 @@ const common = {
 
 async function callThrough(args: { address: string; args?: Record<string, unknown>; resultMode: "mcp" | "value"; fields?: string[] }, ctx: ToolContext, allowApproval: boolean) {
   const { entry, result } = await invoke({ catalog: ctx.catalog, core: ctx.core, callPayloadBytes: ctx.config.sandbox.callPayloadBytes }, { address: args.address, args: args.args, allowApproval, signal: ctx.signal });
-  const connector = ctx.registry.get(entry.connectorId)!;
-  return shapeCallResult(result, { mode: args.resultMode, fields: args.fields, capBytes: connector.config.maxResultBytes, stash: ctx.stash, address: entry.address });
+  return shapeCallResult(result, { mode: args.resultMode, fields: args.fields, capBytes: entry.maxResultBytes, stash: ctx.stash, address: entry.address });
 }
 
 export const callTool = defineTool({

@@ -75,7 +75,7 @@ function aliasesFor(ctx: ToolContext) {
   const version = ctx.catalog.version;
   let hit = aliasCache.get(ctx.catalog);
   if (hit?.version !== version) {
-    hit = { version, aliases: buildAliases(ctx.catalog.entries(), ctx.registry.connectors.filter((c) => c.state !== "disabled").map((c) => c.id)) };
+    hit = { version, aliases: buildAliases(ctx.catalog.entries(), ctx.catalog.connectorIds()) };
     aliasCache.set(ctx.catalog, hit);
   }
   return hit.aliases;

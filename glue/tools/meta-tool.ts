@@ -4,7 +4,6 @@ import { z } from "zod";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Core } from "../core.js";
 import type { Catalog } from "../catalog/catalog.js";
-import type { ConnectorRegistry } from "../connectors/registry.js";
 import type { ResultStash } from "../results/stash.js";
 import type { AtriumConfig } from "../config/schema.js";
 import type { SandboxPool } from "../sandbox/pool.js";
@@ -13,7 +12,6 @@ import type { HostState } from "../host-detection.js";
 export interface ToolContext {
   core: Core;
   catalog: Catalog;
-  registry: ConnectorRegistry;
   stash: ResultStash;
   /** View payloads kept for the app-only get_view tool (bounded in time and bytes). */
   viewStore: ResultStash;

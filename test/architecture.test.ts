@@ -1,0 +1,83 @@
+// The walls of ARCHITECTURE.md, held by reading the glue's import graph: only the invocation
+// path and the catalog reach connectors; tool handlers, the MCP wiring and the sandbox never
+// do; the core's door imports nothing of the glue but the generated tables; the sandbox
+// worker's side never reaches connectors, the catalog, invoke or the tools.
+import { describe, it, expect } from "vitest";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { repo } from "./harness/atrium-client.js";
+
+const GLUE = join(repo, "glue");
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
+  });
+}
+
+/**
+ * glue-relative path → glue-relative paths it imports: static, dynamic and re-exports, and
+ * type-only imports too unless `values` (a type is design coupling, not run-time coupling).
+ */
+export function importGraph(root = GLUE, values = false): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of files(root)) {
+    let text = readFileSync(file, "utf8");
+    if (values) text = text.replace(/^(?:import|export) type [^;]*;/gms, "");
+    const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)"(\.{1,2}\/[^"]+)"/g)].map((m) => m[1]);
+    const targets = specs.map((s) => relative(root, resolve(dirname(file), s)).replace(/\.js$/, ".ts"));
+    graph.set(relative(root, file), targets);
+  }
+  return graph;
+}
+
+function reachable(graph: Map<string, string[]>, from: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length) {
+    const f = stack.pop()!;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    stack.push(...(graph.get(f) ?? []));
+  }
+  return seen;
+}
+
+/** Files (other than the allowed ones) that import any of `targets`. */
+export function importersOf(graph: Map<string, string[]>, targets: (f: string) => boolean, allowed: (f: string) => boolean): string[] {
+  return [...graph].filter(([f, deps]) => !allowed(f) && !targets(f) && deps.some(targets)).map(([f]) => f).sort();
+}
+
+const graph = importGraph();
+const valueGraph = importGraph(GLUE, true);
+const isConnectorLayer = (f: string) => f.startsWith("connectors/");
+
+describe("architecture walls", () => {
+  it("only the composition root, the catalog and the invocation path import the connector layer", () => {
+    const allowed = (f: string) => ["app.ts", "catalog/catalog.ts", "invoke.ts", "commands/doctor.ts", "tools/call-result.ts"].includes(f);
+    // call-result.ts may read the downstream result's type (connectors/downstream-shapes.ts) only.
+    const violations = importersOf(graph, isConnectorLayer, allowed);
+    expect(violations).toEqual([]);
+    expect(graph.get("tools/call-result.ts")!.filter(isConnectorLayer)).toEqual(["connectors/downstream-shapes.ts"]);
+  });
+
+  it("only invoke.ts calls a connector", () => {
+    const callers = [...graph.keys()].filter((f) => !isConnectorLayer(f) && /\bconnector\.call\(/.test(readFileSync(join(GLUE, f), "utf8")));
+    expect(callers).toEqual(["invoke.ts"]);
+  });
+
+  it("the core's door imports nothing of the glue but the generated tables", () => {
+    expect(graph.get("core.ts")).toEqual(["generated/spec.ts"]);
+  });
+
+  it("the sandbox worker's side never reaches connectors, the catalog, invoke, the tools or the server", () => {
+    const forbidden = (f: string) => isConnectorLayer(f) || f === "catalog/catalog.ts" || f === "invoke.ts" || f.startsWith("tools/") || f === "server.ts" || f === "app.ts";
+    expect([...reachable(graph, "sandbox/worker.ts")].filter(forbidden)).toEqual([]);
+  });
+
+  it("the MCP wiring loads no connector, sandbox or invocation code", () => {
+    const deps = [...reachable(valueGraph, "server.ts")].filter((f) => isConnectorLayer(f) || f.startsWith("sandbox/") || f === "invoke.ts");
+    expect(deps).toEqual([]);
+  });
+});
