@@ -30,4 +30,3 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const server = createServer({ version, tools, host, context: { core: c, catalog, stash, viewStore, config, pool, host } });
   return { config, registry, catalog, stash, host, server, tools, pool };
 }
-export type App = ReturnType<typeof createApp>;

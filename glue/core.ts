@@ -35,7 +35,7 @@ interface CoreExports {
 
 export interface HostFacts { ext: number; mime: number; appMime: boolean; override: number; fileFallback: boolean }
 export interface HostDecision { kind: HostKind; reason: HostReason; delivery: Delivery; deliveryReason: DeliveryReason }
-export interface ToolDecision { class: ToolClass; reason: ClassReason }
+interface ToolDecision { class: ToolClass; reason: ClassReason }
 
 export interface Core {
   mimeIsApp(mimeType: string): boolean;
@@ -67,7 +67,7 @@ export interface Core {
 }
 
 /** Thrown when the wasm traps; the instance is replaced before the throw, so the next call works. */
-export class CoreTrap extends Error {
+class CoreTrap extends Error {
   constructor(fn: string, cause: unknown) {
     super(`decision core trapped in ${fn}: ${(cause as Error)?.message ?? cause}`);
     this.name = "CoreTrap";

@@ -35,7 +35,7 @@ export const approvalPurposeText: Record<ClassReasonName, string> = {
   duplicate_name: UNCLEAR,
 };
 
-export const hostReasonText: Record<HostReasonName, string> = {
+const hostReasonText: Record<HostReasonName, string> = {
   app_mime: "the client declared io.modelcontextprotocol/ui with text/html;profile=mcp-app",
   ext_absent: "the client did not declare the MCP Apps extension",
   other_mime_only: "the client declared the MCP Apps extension without text/html;profile=mcp-app",
@@ -45,7 +45,7 @@ export const hostReasonText: Record<HostReasonName, string> = {
   invalid_facts: "the host-detection facts were out of range",
 };
 
-export const deliveryReasonText: Record<DeliveryReasonName, string> = {
+const deliveryReasonText: Record<DeliveryReasonName, string> = {
   apps_host: "views are shown inline by this MCP Apps host",
   file_fallback: "this host cannot show views; they are written to local HTML files",
   fallback_off: "this host cannot show views and the file fallback is off",
@@ -56,7 +56,7 @@ export const deliveryReasonText: Record<DeliveryReasonName, string> = {
   invalid_facts: "the host-detection facts were out of range",
 };
 
-export const viewCheckText: Record<ViewCheckName, string> = {
+const viewCheckText: Record<ViewCheckName, string> = {
   ok: "accepted",
   reads_not_object: "reads must be an object of named bindings",
   no_bindings: "reads must declare at least one binding",
@@ -81,7 +81,7 @@ export const viewCheckText: Record<ViewCheckName, string> = {
   invalid_facts: "the manifest facts were out of range",
 };
 
-export const budgetCheckText: Record<BudgetCheckName, string> = {
+const budgetCheckText: Record<BudgetCheckName, string> = {
   ok: "within budget",
   over: "over budget",
   invalid_limit: "the limit is not an acceptable value",
@@ -89,7 +89,7 @@ export const budgetCheckText: Record<BudgetCheckName, string> = {
   unknown_budget: "unknown budget",
 };
 
-export const limitCheckText: Record<LimitCheckName, string> = {
+const limitCheckText: Record<LimitCheckName, string> = {
   ok: "accepted",
   unknown_budget: "unknown budget",
   not_integer: "must be a whole number",

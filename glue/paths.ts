@@ -13,7 +13,7 @@ function findRoot(): string {
   }
 }
 
-export const packageRoot = findRoot();
+const packageRoot = findRoot();
 export const packageVersion: string = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")).version;
 export const binPath = join(packageRoot, "bin/atrium.js");
 export const skillsDir = join(packageRoot, "glue/skills");

@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import type { CatalogEntry, Safety } from "../glue/catalog/entry.js";
-import { stem, tokenize } from "../glue/catalog/tokenize.js";
+import { stem, words } from "../glue/catalog/tokenize.js";
 import { buildSearchIndex, searchIndex, MAX_LIMIT } from "../glue/catalog/search-index.js";
 import { compactSchema, ENUM_OMITTED, MAX_SCHEMA_DEPTH } from "../glue/catalog/compact-schema.js";
 import { shortDescription } from "../glue/catalog/describe.js";
@@ -113,6 +113,9 @@ const addresses = (query: string, extra: Partial<Parameters<typeof searchIndex>[
   searchIndex(INDEX, { query, limit: MAX_LIMIT, ...extra }).rows.map((r) => r.entry.address);
 
 // ---- tokenize -----------------------------------------------------------------------------
+
+/** The search terms of a text as the index builds them: its words, stemmed. */
+const tokenize = (text: string): string[] => words(text).map(stem);
 
 describe("tokenize", () => {
   it("splits camelCase and PascalCase, keeping acronyms whole", () => {

@@ -5,8 +5,8 @@ import { clampText } from "./describe.js";
 import { isJsonObject } from "../json-object.js";
 
 export const MAX_SCHEMA_DEPTH = 8; // a node at this nesting depth becomes {}
-export const MAX_ENUM_VALUES = 20;
-export const MAX_DESCRIPTION_CHARS = 160;
+const MAX_ENUM_VALUES = 20;
+const MAX_DESCRIPTION_CHARS = 160;
 const MAX_PROPERTIES = 64;
 const MAX_VARIANTS = 16; // anyOf / oneOf / allOf members, tuple items
 const MAX_NODES = 1_000; // bounds the whole result, including $ref expansion
@@ -14,7 +14,7 @@ const MAX_VALUE_CHARS = 512; // string inside a default / enum / const value
 
 /** Markers this renderer adds: how much it dropped. */
 export const ENUM_OMITTED = "x-enumOmitted";
-export const PROPERTIES_OMITTED = "x-propertiesOmitted";
+const PROPERTIES_OMITTED = "x-propertiesOmitted";
 
 const NUMERIC_KEYS = [
   "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",

@@ -1,7 +1,7 @@
 // The one-line description the model sees in a search row.
 import type { CatalogEntry } from "./entry.js";
 
-export const SHORT_DESCRIPTION_CHARS = 160;
+const SHORT_DESCRIPTION_CHARS = 160;
 
 /** Clamp to at most `max` characters (code points), ending in "…" when cut; prefers a word break. */
 export function clampText(text: string, max: number): string {

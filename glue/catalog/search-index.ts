@@ -11,7 +11,7 @@ export interface SearchQuery {
   limit?: number;
 }
 
-export interface SearchRow {
+interface SearchRow {
   entry: CatalogEntry;
   score: number;
 }
@@ -23,7 +23,7 @@ export interface SearchResult {
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 50;
-export const MAX_QUERY_WORDS = 32; // bounds the work one query can ask for
+const MAX_QUERY_WORDS = 32; // bounds the work one query can ask for
 
 /** A term's slice of the shared posting arrays, and its inverse document frequency. */
 interface Term {

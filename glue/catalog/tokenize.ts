@@ -88,8 +88,3 @@ export function words(text: string): string[] {
   }
   return out;
 }
-
-/** The search terms of a text: its words, stemmed. */
-export function tokenize(text: string): string[] {
-  return words(text).map(stem);
-}

@@ -17,7 +17,7 @@ interface Flag {
 
 const port = (v: string) => (/^\d+$/.test(v) && Number(v) <= 65535 ? undefined : `must be a port number from 0 to 65535, got ${JSON.stringify(v)}`);
 
-export const COMMANDS = {
+const COMMANDS = {
   serve: { config: { value: "FILE" } },
   doctor: { config: { value: "FILE" } },
   demo: { out: { value: "DIR" }, serve: {}, port: { value: "N", needs: "serve", check: port } },
@@ -28,7 +28,7 @@ const TYPES = Object.fromEntries(
   Object.values(COMMANDS).flatMap((table) => Object.entries(table as Record<string, Flag>).map(([k, f]) => [k, { type: f.value === undefined ? ("boolean" as const) : ("string" as const) }])),
 );
 
-export type CommandName = keyof typeof COMMANDS;
+type CommandName = keyof typeof COMMANDS;
 export type Flags = Record<string, string | true | undefined>;
 export type CommandLine =
   | { kind: "help" }
@@ -75,7 +75,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
 }
 
 /** `--config FILE` / `--out DIR, --serve, --port N` for a command's messages. */
-export function describeFlags(command: CommandName): string {
+function describeFlags(command: CommandName): string {
   const table: Record<string, Flag> = COMMANDS[command];
   const list = Object.entries(table).map(([k, f]) => (f.value ? `--${k} ${f.value}` : `--${k}`));
   return list.length ? list.join(", ") : "no flags";

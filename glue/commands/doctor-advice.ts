@@ -9,7 +9,7 @@ import { editDistance } from "../text/edit-distance.js";
  * a name is the server author's wording, not a promise, so atrium itself decides read-only
  * from annotations and the operator's own lists alone (spec/read-only.md).
  */
-export const READ_ONLY_NAME_WORDS: readonly string[] = ["get", "list", "read", "search", "find", "query", "describe", "show", "fetch", "view", "count", "stat"];
+const READ_ONLY_NAME_WORDS: readonly string[] = ["get", "list", "read", "search", "find", "query", "describe", "show", "fetch", "view", "count", "stat"];
 
 /** The first word of a tool name: split at `_`, `-`, `.`, a space or a lower-to-upper case change. */
 export function firstWord(name: string): string {

@@ -13,7 +13,7 @@ import type { AtriumConfig } from "../config/schema.js";
  */
 export type ConfigOutcome = { ok: true; config: AtriumConfig; source: string; warnings: string } | { ok: false; message: string };
 
-export function demoConfig(): AtriumConfig {
+function demoConfig(): AtriumConfig {
   const r = validateConfig({ mcpServers: { desk: { command: process.execPath, args: [demoServerPath] } } }, core());
   if (!r.ok) throw new Error(`the embedded demo config is invalid: ${JSON.stringify(r.errors)}`);
   return r.config;

@@ -21,8 +21,8 @@ export interface FindConfigInput {
   cwd: string;
 }
 
-export const CONFIG_ENV = "ATRIUM_CONFIG";
-export const CONFIG_FILE = "atrium.json";
+const CONFIG_ENV = "ATRIUM_CONFIG";
+const CONFIG_FILE = "atrium.json";
 
 export function findConfig({ argv, env, cwd }: FindConfigInput): ConfigLocation {
   const flag = configFlag(argv);

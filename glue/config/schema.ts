@@ -20,14 +20,14 @@ interface ConnectorCommon {
   maxResultBytes: number;
   disabled: boolean;
 }
-export interface StdioConnectorConfig extends ConnectorCommon {
+interface StdioConnectorConfig extends ConnectorCommon {
   kind: "stdio";
   command: string;
   args: string[];
   env: Record<string, string>;
   cwd: string | null;
 }
-export interface HttpConnectorConfig extends ConnectorCommon {
+interface HttpConnectorConfig extends ConnectorCommon {
   kind: "http";
   url: string;
   headers: Record<string, string>;
@@ -91,7 +91,7 @@ export const CONNECTOR_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export const STDIO_KEYS = ["command", "args", "env", "cwd"] as const;
 export const HTTP_KEYS = ["url", "headers"] as const;
-export const SETTING_KEYS = ["readOnlyTools", "approvalTools", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled"] as const;
+const SETTING_KEYS = ["readOnlyTools", "approvalTools", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled"] as const;
 export const CONNECTOR_KEYS = ["type", ...STDIO_KEYS, ...HTTP_KEYS, ...SETTING_KEYS] as const;
 
 /** Host configs' "type"; "sse" is recognised only to refuse it clearly. */

@@ -7,9 +7,9 @@ export const SEVERITIES = ["sev1", "sev2", "sev3", "sev4"] as const;
 export const INCIDENT_STATUSES = ["open", "investigating", "resolved", "closed"] as const;
 export const SERVICE_STATUSES = ["operational", "degraded", "outage"] as const;
 
-export type Severity = (typeof SEVERITIES)[number];
-export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
-export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
+type Severity = (typeof SEVERITIES)[number];
+type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
+type ServiceStatus = (typeof SERVICE_STATUSES)[number];
 
 export interface Service {
   id: string;
@@ -19,7 +19,7 @@ export interface Service {
   status: ServiceStatus;
 }
 
-export interface TimelineEntry {
+interface TimelineEntry {
   at: string;
   kind: "opened" | "acknowledged" | "update" | "resolved" | "closed";
   author: string;
@@ -40,7 +40,7 @@ export interface Incident {
   timeline: TimelineEntry[];
 }
 
-export interface LatencyPoint {
+interface LatencyPoint {
   at: string;
   p50Ms: number;
   p95Ms: number;

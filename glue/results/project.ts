@@ -4,9 +4,9 @@
 // element with nothing to project (a primitive where an object was expected) becomes
 // null so positions line up with the original.
 
-export const MAX_FIELD_PATHS = 64;
-export const MAX_PATH_CHARS = 256;
-export const MAX_PATH_SEGMENTS = 16;
+const MAX_FIELD_PATHS = 64;
+const MAX_PATH_CHARS = 256;
+const MAX_PATH_SEGMENTS = 16;
 
 // Never written into an output object, never read from an input: treated as missing.
 const FORBIDDEN = new Set(["__proto__", "constructor", "prototype"]);

@@ -6,7 +6,7 @@ import { AtriumError } from "../errors.js";
 import type { AliasConnector } from "./protocol.js";
 import type { WorkerLimits } from "./run-limits.js";
 
-export interface GuestTool { ident: string; address?: string; ambiguous?: string }
+interface GuestTool { ident: string; address?: string; ambiguous?: string }
 export interface GuestGlobal { ident: string; connectorId: string; tools: GuestTool[]; ambiguous?: string }
 export interface GuestConfig { globals: GuestGlobal[]; limits: { errorText: number; value: number; log: number } }
 

@@ -9,7 +9,7 @@ import { Budget, BudgetCheck, ViewCheck } from "../generated/spec.js";
 import { codeName } from "../code-names.js";
 import { describeViewCheck } from "../decision-messages.js";
 
-export interface ViewPayload { html: string; reads?: Record<string, unknown> }
+interface ViewPayload { html: string; reads?: Record<string, unknown> }
 export interface AcceptedView { payload: ViewPayload; bytes: number }
 
 export function acceptView(

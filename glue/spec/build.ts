@@ -14,7 +14,7 @@ function findRoot(dir: string): string {
     if (d === resolve(d, "..")) throw new Error("atrium: cannot find asconfig.json above " + dir);
   }
 }
-export const CORE_ENTRY = "assembly/core.ts";
+const CORE_ENTRY = "assembly/core.ts";
 export const CORE_WASM = "wasm/core.wasm";
 export const BUILD_RECORD = "wasm/build.json";
 /** The flags every build uses; asconfig.json holds the rest (optimisation, runtime). */

@@ -8,7 +8,7 @@ import { checkManifest } from "../views/manifest.js";
 import { codeOf, type Example, type Spec } from "./parse.js";
 import { codeName } from "../code-names.js";
 
-export interface ExampleResult { example: Example; pass: boolean; vacuous: boolean; actual: Record<string, unknown>; error?: string }
+interface ExampleResult { example: Example; pass: boolean; vacuous: boolean; actual: Record<string, unknown>; error?: string }
 export interface ExamplesReport { results: ExampleResult[]; passed: number; total: number; vacuous: number; clausesWithoutExample: string[] }
 
 type Runner = (core: Core, spec: Spec, given: Record<string, any>) => Record<string, unknown>;
@@ -83,7 +83,7 @@ const envelope: Runner = (core, spec, g) => {
   return { flags: Object.entries(table).filter(([, bit]) => (bits & bit) !== 0).map(([n]) => n) };
 };
 
-export const RUNNERS: Record<string, Runner> = {
+const RUNNERS: Record<string, Runner> = {
   "host-detection.md": host,
   "read-only.md": readOnly,
   "view-manifest.md": manifest,

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { repoRoot } from "./build.js";
 
 export interface Example { file: string; line: number; clause: string; given: Record<string, unknown>; expect: Record<string, unknown> }
-export interface Clause { id: string; title: string; file: string; examples: Example[] }
-export interface CodeTable { enum: string; values: Record<string, number> }
-export interface Constant { name: string; default: number | string; min?: number; max?: number; unit: string; doc: string; budget?: string }
+interface Clause { id: string; title: string; file: string; examples: Example[] }
+interface CodeTable { enum: string; values: Record<string, number> }
+interface Constant { name: string; default: number | string; min?: number; max?: number; unit: string; doc: string; budget?: string }
 export interface Spec { clauses: Clause[]; codes: CodeTable[]; constants: Constant[]; files: string[] }
 
 const HEADING = /^### ([A-Z][0-9]+) — (.+)$/;

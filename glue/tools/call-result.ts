@@ -11,7 +11,7 @@ import type { ResultStash } from "../results/stash.js";
 import { unwrapToolResult } from "../results/unwrap.js";
 import { isJsonObject } from "../json-object.js";
 
-export type ResultMode = "mcp" | "value";
+type ResultMode = "mcp" | "value";
 interface ShapeOptions { mode: ResultMode; fields?: string[]; capBytes: number; stash: ResultStash; address: string }
 
 export function shapeCallResult(result: ToolResult, opts: ShapeOptions): CallToolResult {

@@ -33,7 +33,7 @@ import { clampEcho } from "../errors.js";
 import { isJsonObject } from "../json-object.js";
 import type { Line, LineLimits } from "./line-reader.js";
 
-export type RequestId = string | number;
+type RequestId = string | number;
 
 export interface ErrorAnswer {
   jsonrpc: "2.0";
@@ -101,7 +101,7 @@ function unparsed(line: Line, code: number, message: string, log?: string): Verd
   return answer(top.method && top.id !== undefined ? top.id : null, code, message, log);
 }
 
-export function judgeValue(value: unknown, opts: GuardOptions): Verdict {
+function judgeValue(value: unknown, opts: GuardOptions): Verdict {
   if (Array.isArray(value)) return answer(null, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported (MCP 2025-11-25); send one message per line");
   if (!isJsonObject(value)) return answer(null, ErrorCode.InvalidRequest, "Invalid Request: a message is a JSON object");
   const hasId = Object.hasOwn(value, "id");

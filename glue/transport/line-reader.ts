@@ -8,7 +8,7 @@
 // so strings are tracked exactly on bytes.
 
 /** What the top level of a line showed, read without parsing it. */
-export interface TopLevel {
+interface TopLevel {
   /** A top-level "id" member was seen. */
   idKey: boolean;
   /** The id's value, when it was a complete string or safe integer of at most maxIdBytes. */

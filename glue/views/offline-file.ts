@@ -14,7 +14,7 @@ import { pruneViewFiles, viewFileName, viewTempName } from "./view-retention.js"
 export type OfflineWrite = { path: string } | { refused: string };
 
 /** atrium's own views directory (when the operator names none). */
-export const defaultViewsDir = () => join(stateDir(), "views");
+const defaultViewsDir = () => join(stateDir(), "views");
 
 export function writeOfflineView(id: string, payload: { html: string; reads?: unknown }, directory: string | null): OfflineWrite {
   const dir = resolve(directory ?? defaultViewsDir());

@@ -30,7 +30,7 @@ export const VIEW_CSP =
   "connect-src 'none'; frame-src 'none'; child-src 'none'; worker-src 'none'; form-action 'none'; base-uri 'none'";
 
 /** Reads a page may have in flight at once (view_reads_in_flight in spec/budgets.md); the next one is refused at once. */
-export const MAX_READS_IN_FLIGHT = core().limitDefault(Budget.view_reads_in_flight);
+const MAX_READS_IN_FLIGHT = core().limitDefault(Budget.view_reads_in_flight);
 
 const SHELL_VERSION = SHELL_URI.slice(SHELL_URI.lastIndexOf("/v") + 2);
 

@@ -18,7 +18,7 @@ const TEMP_FILE = new RegExp(`^\\.view-${UUID}\\.html\\.[0-9a-f]{12}\\.tmp$`);
 export interface Retention { kept: number; ageMs: number }
 
 /** The budgets' defaults (spec/budgets.md). */
-export function defaultRetention(): Retention {
+function defaultRetention(): Retention {
   return { kept: core().limitDefault(Budget.view_files_kept), ageMs: core().limitDefault(Budget.view_file_age_ms) };
 }
 
