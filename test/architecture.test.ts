@@ -20,7 +20,7 @@ function files(dir: string): string[] {
  * glue-relative path → glue-relative paths it imports: static, dynamic and re-exports, and
  * type-only imports too unless `values` (a type is design coupling, not run-time coupling).
  */
-export function importGraph(root = GLUE, values = false): Map<string, string[]> {
+function importGraph(root = GLUE, values = false): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of files(root)) {
     let text = readFileSync(file, "utf8");
@@ -45,7 +45,7 @@ function reachable(graph: Map<string, string[]>, from: string): Set<string> {
 }
 
 /** Files (other than the allowed ones) that import any of `targets`. */
-export function importersOf(graph: Map<string, string[]>, targets: (f: string) => boolean, allowed: (f: string) => boolean): string[] {
+function importersOf(graph: Map<string, string[]>, targets: (f: string) => boolean, allowed: (f: string) => boolean): string[] {
   return [...graph].filter(([f, deps]) => !allowed(f) && !targets(f) && deps.some(targets)).map(([f]) => f).sort();
 }
 
