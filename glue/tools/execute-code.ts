@@ -13,7 +13,7 @@ import { SHELL_URI } from "../views/shell-page.js";
 const MAX_CODE_CHARS = 100_000;
 const CONNECTOR_LIST_CHARS = 300;
 
-export function describeExecuteCode(config: AtriumConfig): string {
+function describeExecuteCode(config: AtriumConfig): string {
   const s = config.sandbox;
   let ids = config.connectors.filter((c) => !c.disabled).map((c) => (GUEST_GLOBALS.has(toIdentifier(c.id)) ? `${c.id} (atrium.call only)` : toIdentifier(c.id))).join(", ");
   if (ids.length > CONNECTOR_LIST_CHARS) ids = `${ids.slice(0, CONNECTOR_LIST_CHARS - 1)}…`;
