@@ -4,9 +4,8 @@ import { z } from "zod";
 import { createHash } from "node:crypto";
 import { defineTool } from "./meta-tool.js";
 import { jsonResult } from "./tool-result.js";
-import { searchIndex, MAX_LIMIT, DEFAULT_LIMIT } from "../catalog/search-index.js";
-import { shortDescription } from "../catalog/describe.js";
-import { compactSchema } from "../catalog/compact-schema.js";
+import { MAX_LIMIT, DEFAULT_LIMIT } from "../catalog/search-index.js";
+import { findTools } from "../catalog/discovery.js";
 import { AtriumError } from "../errors.js";
 import { core } from "../core.js";
 import { Budget } from "../generated/spec.js";
@@ -43,21 +42,8 @@ export const searchTools = defineTool({
   async run(args, ctx) {
     const key = queryKey(args);
     const offset = readCursor(args.cursor, key);
-    const { total, rows } = searchIndex(ctx.catalog.index(), { query: args.query, connector: args.connector, safety: args.safety, offset, limit: args.limit });
-    const next = offset + rows.length;
-    const missing = ctx.catalog.missing().filter((m) => !args.connector || m.connector === args.connector);
-    return jsonResult({
-      results: rows.map(({ entry, score }) => ({
-        address: entry.address,
-        description: shortDescription(entry),
-        safety: entry.safety,
-        ...(entry.safety === "approval" && { reason: entry.reason }),
-        score,
-        ...(args.schemas && { inputSchema: compactSchema(entry.inputSchema) }),
-      })),
-      total,
-      ...(next < total && { nextCursor: Buffer.from(`${next}.${key}`).toString("base64url") }),
-      ...(missing.length > 0 && { unavailable: missing.map((m) => ({ connector: m.connector, state: m.state, problem: m.problem })) }),
-    });
+    const found = findTools(ctx.catalog, { query: args.query, connector: args.connector, safety: args.safety, offset, limit: args.limit, schemas: args.schemas });
+    const next = offset + found.results.length;
+    return jsonResult({ ...found, ...(next < found.total && { nextCursor: Buffer.from(`${next}.${key}`).toString("base64url") }) });
   },
 });
