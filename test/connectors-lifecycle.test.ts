@@ -112,6 +112,15 @@ describe("a failed start is retried in the background", () => {
     expect(e.message).toContain("exited with code 3");
   });
 
+  it("one discovery: a program's atrium.search names the connectors that are missing, like search_tools", async () => {
+    const a = await start({ mcpServers: { ghost: { command: "mcp-server-does-not-exist" }, nasty: nodeServer(fixture("nasty-server")) }, atrium: { connectors: { startRetries: 0 } } }, true);
+    const direct = await a.json("search_tools", { query: "echo" });
+    const fromProgram = await a.value(`async () => atrium.search("echo")`);
+    expect(fromProgram.unavailable).toEqual(direct.unavailable);
+    expect(fromProgram.unavailable.map((u: any) => u.connector)).toEqual(["ghost"]);
+    expect(fromProgram.results.map((r: any) => r.address)).toEqual(direct.results.map((r: any) => r.address));
+  });
+
   it("a command that is not on PATH is explained, with how to give an absolute path", async () => {
     const a = await start({ mcpServers: { ghost: { command: "mcp-server-does-not-exist" } }, atrium: { connectors: { startRetries: 0 } } });
     expect(await until(async () => (await stateOf(a, "ghost"))?.state === "failed")).toBe(true);

@@ -7,7 +7,7 @@ import { shortDescription } from "./describe.js";
 import { compactSchema } from "./compact-schema.js";
 import type { CatalogEntry } from "./entry.js";
 
-export interface Unavailable { connector: string; state: string; problem: string }
+interface Unavailable { connector: string; state: string; problem: string }
 export interface Found {
   total: number;
   results: { address: string; description: string; safety: CatalogEntry["safety"]; reason?: string; score: number; inputSchema?: unknown }[];

@@ -4,9 +4,7 @@
 import { setMaxListeners } from "node:events";
 import type { Core } from "../core.js";
 import type { Catalog } from "../catalog/catalog.js";
-import { searchIndex } from "../catalog/search-index.js";
-import { shortDescription } from "../catalog/describe.js";
-import { compactSchema } from "../catalog/compact-schema.js";
+import { describeTool, findTools } from "../catalog/discovery.js";
 import { invoke } from "../invoke.js";
 import { unwrapToolResult } from "../results/unwrap.js";
 import { AtriumError, asAtriumError, overBudget } from "../errors.js";
@@ -91,14 +89,13 @@ export class RunBridge {
     this.spend(1);
     if (typeof p.query !== "string") throw new AtriumError("invalid_args", "atrium.search(query): query must be a string");
     const o = (typeof p.options === "object" && p.options !== null ? p.options : {}) as Record<string, unknown>;
-    const { rows, total } = searchIndex(this.deps.catalog.index(), {
+    return findTools(this.deps.catalog, {
       query: p.query,
       connector: typeof o.connector === "string" ? o.connector : undefined,
       safety: o.safety === "read_only" || o.safety === "approval" ? o.safety : "any",
       limit: typeof o.limit === "number" ? o.limit : undefined,
       offset: typeof o.offset === "number" ? o.offset : undefined,
     });
-    return { total, results: rows.map(({ entry, score }) => ({ address: entry.address, description: shortDescription(entry), safety: entry.safety, score })) };
   }
 
   private describe(addresses: unknown) {
@@ -108,8 +105,7 @@ export class RunBridge {
     if (!Array.isArray(list) || list.length === 0 || list.length > MAX_DESCRIBE) throw new AtriumError("invalid_args", `atrium.describe takes an address or an array of 1 to ${MAX_DESCRIBE} addresses`);
     const out = list.map((address) => {
       try {
-        const { entry } = this.deps.catalog.resolve(address);
-        return { ok: true, address: entry.address, title: entry.title, description: entry.description, safety: entry.safety, reason: entry.reason, inputSchema: compactSchema(entry.inputSchema) };
+        return describeTool(this.deps.catalog, address);
       } catch (e) {
         return { ok: false, address: typeof address === "string" ? address : null, error: this.errorBody(e) };
       }
