@@ -174,7 +174,7 @@ describe("fixture-annotations", () => {
 
 // ---------------------------------------------------------------------------------------------------
 
-const NASTY_TOOLS = ["echo", "hang", "slow", "crash", "huge", "unicode_huge", "malformed", "error_result", "throws", "stdout_garbage", "add_tool", "flood", "huge50", "mut", "mut_calls", "make_mut_destructive"];
+const NASTY_TOOLS = ["echo", "hang", "slow", "crash", "huge", "unicode_huge", "malformed", "error_result", "throws", "stdout_garbage", "add_tool", "flood", "huge50", "mut", "mut_calls", "make_mut_destructive", "slow_write"];
 
 describe("fixture-nasty", () => {
   it("lists its tools, all readOnlyHint: true, and echoes", async () => {
