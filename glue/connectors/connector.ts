@@ -268,6 +268,9 @@ export class Connector {
       if (e.code !== undefined && e.code >= 500) return new AtriumError("unavailable", `${this.id} answered HTTP ${e.code}`, { details });
     }
     if (e instanceof McpError) {
+      if (e.code === McpErrorCode.RequestTimeout && opts.timeoutMs < this.config.timeoutMs) {
+        return new AtriumError("timeout", `${this.id}.${name} did not answer within the ${opts.timeoutMs} ms its caller had left (program_wall_ms)`, { details: { ...details, timeoutMs: opts.timeoutMs, budget: "program_wall_ms" } });
+      }
       if (e.code === McpErrorCode.RequestTimeout) {
         return new AtriumError("timeout", `${this.id}.${name} did not answer within ${opts.timeoutMs} ms; retry, or if this tool is slow by nature the operator can raise "timeoutMs" for connector ${this.id} in atrium.json`, { details: { ...details, timeoutMs: opts.timeoutMs } });
       }

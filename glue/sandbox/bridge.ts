@@ -1,7 +1,7 @@
 // The host side of one program run: every host call a program makes lands here, is counted
 // against the run's budgets through the core, and goes through the same paths as the direct
-// tools (search index, invoke.ts). Failures become typed errors the guest receives.
-import { setMaxListeners } from "node:events";
+// tools (search index, invoke.ts). Failures become typed errors the guest receives. Each call
+// lives within its run (RunScope): aborted when the run ends, and given no more time than the run has left.
 import type { Core } from "../core.js";
 import type { Catalog } from "../catalog/catalog.js";
 import { describeTool, findTools } from "../catalog/discovery.js";
@@ -10,6 +10,7 @@ import { unwrapToolResult } from "../results/unwrap.js";
 import { AtriumError, asAtriumError, overBudget } from "../errors.js";
 import { Budget, BudgetCheck } from "../generated/spec.js";
 import type { HostCall } from "./protocol.js";
+import type { RunScope } from "./pool.js";
 import { DESCRIBE_PAYLOAD_CHARS, MAX_DESCRIBE, batchCallsOver, batchNotArray, checkDepth, describeTooLarge, hostCallsOver, payloadOver, searchQueryOver } from "./host-gate.js";
 import { cutText } from "./cut-text.js";
 
@@ -24,14 +25,10 @@ export class RunBridge {
   constructor(
     private readonly deps: { core: Core; catalog: Catalog },
     private readonly limits: BridgeLimits,
-    private readonly signal: AbortSignal,
     private readonly onProgress?: (completed: number) => void,
-  ) {
-    // Each downstream request listens on the run's signal; a run may make hostCalls of them.
-    setMaxListeners(limits.hostCalls + 16, signal);
-  }
+  ) {}
 
-  async handle(call: HostCall): Promise<{ ok: boolean; json: string }> {
+  async handle(call: HostCall, run: RunScope): Promise<{ ok: boolean; json: string }> {
     const started = performance.now();
     const s = (this.stats[call.op] ??= { count: 0, failures: 0, bytesIn: 0, bytesOut: 0, ms: 0 });
     s.count++;
@@ -40,7 +37,7 @@ export class RunBridge {
     try {
       this.checkSize(call);
       const payload = JSON.parse(call.json) as Record<string, unknown> | null;
-      const value = await this.dispatch(call.op, payload ?? {});
+      const value = await this.dispatch(call.op, payload ?? {}, run);
       reply = { ok: true, json: JSON.stringify(value === undefined ? null : value) };
     } catch (e) {
       s.failures++;
@@ -48,7 +45,8 @@ export class RunBridge {
     }
     s.bytesOut += reply.json.length;
     s.ms += performance.now() - started;
-    this.onProgress?.(++this.completed);
+    this.completed++;
+    if (!run.signal.aborted) this.onProgress?.(this.completed); // never after the run's answer
     return reply;
   }
 
@@ -74,12 +72,12 @@ export class RunBridge {
     this.hostCalls += n;
   }
 
-  private async dispatch(op: HostCall["op"], p: Record<string, unknown>): Promise<unknown> {
+  private async dispatch(op: HostCall["op"], p: Record<string, unknown>, run: RunScope): Promise<unknown> {
     switch (op) {
       case "search": return this.search(p);
       case "describe": return this.describe(p.addresses);
-      case "call": this.spend(1); return this.callOne(p.address, p.args);
-      case "batch": return this.batch(p.items);
+      case "call": this.spend(1); return this.callOne(p.address, p.args, run);
+      case "batch": return this.batch(p.items, run);
     }
   }
 
@@ -113,8 +111,8 @@ export class RunBridge {
     return one ? out[0] : out;
   }
 
-  private async callOne(address: unknown, args: unknown): Promise<unknown> {
-    const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, callPayloadBytes: this.limits.callPayloadBytes }, { address, args, allowApproval: false, signal: this.signal });
+  private async callOne(address: unknown, args: unknown, run: RunScope): Promise<unknown> {
+    const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, callPayloadBytes: this.limits.callPayloadBytes }, { address, args, allowApproval: false, signal: run.signal, timeLeftMs: run.msLeft });
     const u = unwrapToolResult(result);
     if (!u.ok) throw new AtriumError("connector_call_failed", `${entry.address} reported an error: ${u.error.message}`, { details: { address: entry.address } });
     let json: string | undefined;
@@ -126,7 +124,7 @@ export class RunBridge {
     return u.data;
   }
 
-  private async batch(items: unknown) {
+  private async batch(items: unknown, run: RunScope) {
     if (!Array.isArray(items)) throw batchNotArray();
     if (items.length === 0) return [];
     if (this.deps.core.budgetCheck(Budget.batch_calls, 0, items.length, this.limits.batchCalls) !== BudgetCheck.ok) throw batchCallsOver(this.limits.batchCalls, items.length);
@@ -135,7 +133,7 @@ export class RunBridge {
       try {
         if (typeof item !== "object" || item === null) throw new AtriumError("invalid_args", "each batch item is { address, args }");
         const { address, args } = item as Record<string, unknown>;
-        return { ok: true, data: await this.callOne(address, args) };
+        return { ok: true, data: await this.callOne(address, args, run) };
       } catch (e) {
         return { ok: false, error: this.errorBody(e) };
       }

@@ -1,6 +1,10 @@
 // A pool of warm sandbox workers. Each run gets a worker (or waits in a bounded queue), a
 // host-side wall clock that includes host waits, and cancellation. A worker that overruns,
 // breaks or asks to be recycled is terminated and replaced; the server never stalls on one.
+// Each run has one lifetime (RunScope): whatever ends the run — its result, its wall clock, the
+// request's cancellation, a worker crash — aborts the run's signal, and with it every host call
+// the run still has in flight.
+import { setMaxListeners } from "node:events";
 import { Worker } from "node:worker_threads";
 import { readFileSync } from "node:fs";
 import { AtriumError } from "../errors.js";
@@ -8,8 +12,15 @@ import type { CatalogClasses, FromWorker, HostCall, RunJob, RunOutcome } from ".
 
 export interface PoolOptions { size: number; queue: number; heapBytes: number; workerPath: string; wasmPath: string }
 export type Stopped = { stopped: "timeout" | "cancelled" | "crashed"; waitedMs: number };
+/** One run's lifetime as its host calls see it. */
+export interface RunScope {
+  /** Aborted when the run ends, however it ends. */
+  signal: AbortSignal;
+  /** Milliseconds left on the run's wall clock (0 once it has run out). */
+  msLeft(): number;
+}
 export interface RunHooks {
-  onHostCall(call: HostCall): Promise<{ ok: boolean; json: string }>;
+  onHostCall(call: HostCall, run: RunScope): Promise<{ ok: boolean; json: string }>;
   wallMs: number;
   signal?: AbortSignal;
   /** The live catalog's version and classes: a host result carries them when they changed, so
@@ -58,6 +69,11 @@ export class SandboxPool {
     await slot.ready;
     const waitedMs = performance.now() - queuedAt;
     const runId = ++this.runSeq;
+    const life = new AbortController();
+    // Every downstream request of the run listens here; host_calls (enforced by the bridge) bounds them.
+    setMaxListeners(0, life.signal);
+    const deadline = performance.now() + hooks.wallMs;
+    const scope: RunScope = { signal: life.signal, msLeft: () => Math.max(0, deadline - performance.now()) };
     return new Promise((resolve) => {
       let over = false;
       const end = (result: (RunOutcome & { waitedMs: number }) | Stopped, replace: boolean) => {
@@ -67,14 +83,19 @@ export class SandboxPool {
         hooks.signal?.removeEventListener("abort", onAbort);
         slot.worker.off("message", onMessage);
         slot.worker.off("exit", onExit);
+        const why = "logs" in result ? (result.stopped ?? (result.ok ? "returned" : "failed")) : result.stopped;
+        life.abort(new AtriumError("cancelled", `the program's run ended (${why}) with this call still in flight`));
         if (replace) this.replace(slot);
         else this.release(slot);
         resolve(result);
       };
       const onMessage = (m: FromWorker) => {
         if (m.type === "host" && m.runId === runId) {
-          hooks.onHostCall(m).then((r) => {
+          hooks.onHostCall(m, scope).then((r) => {
             if (over) return;
+            // A result that comes back once the wall clock has run out is not the program's to see:
+            // the run is over (a call's deadline is the run's time left, so the two meet here).
+            if (scope.msLeft() === 0) return end({ stopped: "timeout", waitedMs }, true);
             const now = hooks.catalog?.();
             const fresh = now && now.version !== slot.catalogVersion ? { catalog: now.classes } : {};
             if (now) slot.catalogVersion = now.version;

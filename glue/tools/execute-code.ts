@@ -41,11 +41,11 @@ export const executeCode = (config: AtriumConfig) =>
     async run(args, ctx) {
       const started = performance.now();
       const s = ctx.config.sandbox;
-      const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes }, ctx.signal, ctx.progress);
+      const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes }, ctx.progress);
       const aliases = aliasesFor(ctx);
       const outcome = await ctx.pool.run(
         { code: args.code, aliases, catalogVersion: ctx.catalog.version, catalog: ctx.catalog.classes(), limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks, hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes, returnChars: s.returnChars } },
-        { onHostCall: (call) => bridge.handle(call), wallMs: s.programWallMs, signal: ctx.signal, catalog: () => ({ version: ctx.catalog.version, classes: ctx.catalog.classes() }) },
+        { onHostCall: (call, run) => bridge.handle(call, run), wallMs: s.programWallMs, signal: ctx.signal, catalog: () => ({ version: ctx.catalog.version, classes: ctx.catalog.classes() }) },
       );
       const diagnostics = args.diagnostics
         ? {
