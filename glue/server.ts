@@ -11,7 +11,7 @@ import {
 import { z } from "zod";
 import { AtriumError, clampEcho } from "./errors.js";
 import { errorResult } from "./tools/tool-result.js";
-import { listingSchema, type MetaTool, type ToolContext } from "./tools/meta-tool.js";
+import { contextFor, listingSchema, type MetaTool, type ToolContext } from "./tools/meta-tool.js";
 import type { HostState } from "./host-detection.js";
 import { HostKind, UI_EXTENSION_ID } from "./generated/spec.js";
 import { SHELL_MIME, SHELL_URI, shellHtml } from "./views/shell-page.js";
@@ -91,7 +91,7 @@ export function createServer(deps: ServerDeps): AtriumServer {
       const progress = token === undefined ? undefined : (completed: number) => {
         void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: completed, message: `${completed} host call(s) done` } }).catch(() => {});
       };
-      return await tool.run(parsed.data, { ...deps.context, signal: extra.signal, progress });
+      return await tool.run(parsed.data, contextFor(tool.uses, { ...deps.context, signal: extra.signal, progress }));
     } catch (e) {
       if (extra.signal.aborted) return errorResult(new AtriumError("cancelled", `${tool.name} was cancelled`));
       return errorResult(e);

@@ -80,4 +80,16 @@ describe("architecture walls", () => {
     const deps = [...reachable(valueGraph, "server.ts")].filter((f) => isConnectorLayer(f) || f.startsWith("sandbox/") || f === "invoke.ts");
     expect(deps).toEqual([]);
   });
+
+  it("each meta-tool declares exactly the context it uses, and the server hands it nothing else", () => {
+    for (const f of [...graph.keys()].filter((f) => f.startsWith("tools/") && f !== "tools/meta-tool.ts")) {
+      const text = readFileSync(join(GLUE, f), "utf8");
+      const declared = [...text.matchAll(/uses: \[([^\]]*)\]/g)].flatMap((m) => [...m[1].matchAll(/"(\w+)"/g)].map((x) => x[1]));
+      if (!/defineTool\(/.test(text)) continue;
+      const used = new Set([...text.matchAll(/\bctx\.(\w+)/g)].map((m) => m[1]));
+      expect({ file: f, unused: [...new Set(declared)].filter((k) => !used.has(k)).sort() }).toEqual({ file: f, unused: [] });
+    }
+    const server = readFileSync(join(GLUE, "server.ts"), "utf8");
+    expect(server).toMatch(/tool\.run\(parsed\.data, contextFor\(tool\.uses,/);
+  });
 });

@@ -12,7 +12,7 @@ const common = {
   fields: z.array(z.string()).min(1).max(64).optional().describe('Dot paths to keep, e.g. "items[].id"'),
 };
 
-async function callThrough(args: { address: string; args?: Record<string, unknown>; resultMode: "mcp" | "value"; fields?: string[] }, ctx: ToolContext, allowApproval: boolean) {
+async function callThrough(args: { address: string; args?: Record<string, unknown>; resultMode: "mcp" | "value"; fields?: string[] }, ctx: Pick<ToolContext, "catalog" | "core" | "config" | "stash" | "signal">, allowApproval: boolean) {
   const { entry, result } = await invoke({ catalog: ctx.catalog, core: ctx.core, callPayloadBytes: ctx.config.sandbox.callPayloadBytes }, { address: args.address, args: args.args, allowApproval, signal: ctx.signal });
   return shapeCallResult(result, { mode: args.resultMode, fields: args.fields, capBytes: entry.maxResultBytes, stash: ctx.stash, address: entry.address });
 }
@@ -22,6 +22,7 @@ export const callTool = defineTool({
   title: "Call a read-only tool",
   description: "Call one read-only tool by address (tools that may write are refused). For several calls, or to filter and join, use execute_code.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  uses: ["catalog", "core", "config", "stash", "signal"] as const,
   input: z.object(common).strict(),
   run: (args, ctx) => callThrough(args, ctx, false),
 });
@@ -31,6 +32,7 @@ export const callDestructiveTool = defineTool({
   title: "Call a tool that may write",
   description: "Call a tool that may write, only after the person approved this exact action.",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  uses: ["catalog", "core", "config", "stash", "signal"] as const,
   input: z.object({ ...common, reason: z.string().max(500).optional().describe("For the person; not sent to the tool") }).strict(),
   run: ({ reason: _reason, ...args }, ctx) => callThrough(args, ctx, true),
 });

@@ -32,6 +32,7 @@ export const executeCode = (config: AtriumConfig) =>
     title: "Run a program over the tools",
     description: describeExecuteCode(config),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    uses: ["catalog", "core", "config", "host", "pool", "progress", "signal", "viewStore"] as const,
     // The view shell; both the nested key and the older flat key, since hosts differ.
     _meta: { ui: { resourceUri: SHELL_URI, visibility: ["model"] }, "ui/resourceUri": SHELL_URI },
     input: z.object({
@@ -71,7 +72,7 @@ const round = (n: number) => Math.round(n * 100) / 100;
 
 /** Guest globals per catalog, rebuilt only when that catalog changes (not on every run). */
 const aliasCache = new WeakMap<ToolContext["catalog"], { version: number; aliases: ReturnType<typeof buildAliases> }>();
-function aliasesFor(ctx: ToolContext) {
+function aliasesFor(ctx: Pick<ToolContext, "catalog">) {
   const version = ctx.catalog.version;
   let hit = aliasCache.get(ctx.catalog);
   if (hit?.version !== version) {

@@ -10,6 +10,7 @@ export const getResult = defineTool({
   title: "Read more of a large result",
   description: "Read more of a result call_tool cut at its size cap, by its resultId, from a byte offset.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  uses: ["config", "stash"] as const,
   input: z.object({
     id: z.string().min(1).max(100),
     offset: z.number().int().min(0).default(0).describe("nextOffset of the previous page"),

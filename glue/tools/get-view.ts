@@ -10,6 +10,7 @@ export const getView = defineTool({
   title: "Fetch a view for the shell",
   description: "For atrium's view shell only: a view's page by id.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  uses: ["viewStore"] as const,
   appsHostOnly: true,
   _meta: { ui: { visibility: ["app"] } },
   input: z.object({ id: z.string().min(1).max(100) }).strict(),

@@ -23,7 +23,7 @@ export interface ToolContext {
   progress?: (completed: number) => void;
 }
 
-export interface MetaTool<S extends z.ZodType = z.ZodType> {
+export interface MetaTool<S extends z.ZodType = z.ZodType, K extends keyof ToolContext = keyof ToolContext> {
   name: string;
   title: string;
   description: string;
@@ -32,10 +32,19 @@ export interface MetaTool<S extends z.ZodType = z.ZodType> {
   _meta?: Record<string, unknown>;
   /** Listed and callable only when host detection says this is an MCP Apps host. */
   appsHostOnly?: boolean;
-  run(args: z.output<S>, ctx: ToolContext): Promise<CallToolResult>;
+  /** What the tool uses from the server's context: it receives exactly these, nothing else. */
+  uses: readonly K[];
+  run(args: z.output<S>, ctx: Pick<ToolContext, K>): Promise<CallToolResult>;
 }
 
-export const defineTool = <S extends z.ZodType>(tool: MetaTool<S>): MetaTool<S> => tool;
+export const defineTool = <S extends z.ZodType, K extends keyof ToolContext>(tool: MetaTool<S, K>): MetaTool<S, K> => tool;
+
+/** The slice of the context a tool declared in `uses`. */
+export function contextFor<K extends keyof ToolContext>(uses: readonly K[], full: ToolContext): Pick<ToolContext, K> {
+  const ctx = {} as Pick<ToolContext, K>;
+  for (const k of uses) ctx[k] = full[k];
+  return ctx;
+}
 
 /** The listed input schema: JSON Schema of the zod input, without what hosts do not need (the dialect URI, string-key noise, the safe-integer ceiling zod adds to every integer). */
 export function listingSchema(input: z.ZodType): Record<string, unknown> {

@@ -38,6 +38,7 @@ export const searchTools = defineTool({
   title: "Search tools",
   description: "Find tools across every connected server: addresses (<connector>.<tool>) ranked best first, each read_only (call_tool, programs) or approval (call_destructive_tool).",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  uses: ["catalog"] as const,
   input,
   async run(args, ctx) {
     const key = queryKey(args);

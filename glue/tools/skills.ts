@@ -18,6 +18,7 @@ export const skills = defineTool({
   title: "Read a guide",
   description: "List atrium's guides, or read one by name (start with `usage`).",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  uses: [] as const,
   input: z.object({ name: z.string().max(64).optional() }).strict(),
   async run(args) {
     if (args.name === undefined) {
