@@ -1,8 +1,11 @@
 // Bundles the CLI (and the demo connector) into single ESM files under dist/bundle/, which
-// halves cold start: one file to load instead of hundreds of modules.
+// halves cold start: one file to load instead of hundreds of modules. The same build writes the
+// MCP Apps view shell document (dist/bundle/view-shell.html) from glue/views/shell/.
 import { defineConfig } from "vite";
+import { shellDocument } from "./glue/views/shell/build.js";
 
 export default defineConfig({
+  plugins: [shellDocument()],
   build: {
     ssr: true,
     outDir: "dist/bundle",

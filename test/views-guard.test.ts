@@ -98,3 +98,17 @@ describe("the page guard in both delivery modes", () => {
     expect(shell).toContain(FRAME_TAGS_JS);
   });
 });
+
+describe("the shell's rules come from the core", () => {
+  it("the binding-name rule is read off the core's nameIsValid (spec V2), and the shell carries no other copy", async () => {
+    const { bindingNamePattern } = await import("../glue/views/shell/build.js");
+    const { core } = await import("../glue/core.js");
+    const re = bindingNamePattern((n) => core().nameIsValid(n));
+    for (const n of ["a", "Incident_list-2", "x".repeat(64)]) expect(re.test(n), n).toBe(true);
+    for (const n of ["", "2fast", "_private", "a.b", "naïve", "has space", "x".repeat(65)]) expect(re.test(n), n).toBe(false);
+    const shell = shellHtml();
+    expect(shell).toContain(`bindingName: ${re}`);
+    expect(shell.split("A-Za-z").length - 1).toBe(1);
+    expect(() => bindingNamePattern((n) => /^[a-z]{1,3}$/.test(n) && n !== "bb")).toThrow(/disagree/);
+  });
+});
