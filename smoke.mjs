@@ -27,7 +27,7 @@ writeFileSync(join(dir, "atrium.json"), JSON.stringify(config));
 
 let n = 0;
 const check = (name, ok, detail = "") => {
-  if (!ok) { console.log(`FAIL ${name}${detail ? `: ${detail}` : ""}`); cleanup(1); }
+  if (!ok) { console.log(`FAIL ${name}${detail ? `: ${detail}` : ""}`); void cleanup(1); throw new Error(`smoke check failed: ${name}`); }
   console.log(`ok ${++n} ${name}`);
 };
 const transport = new StdioClientTransport({ command: process.execPath, args: [join(repo, "bin/atrium.js"), "--config", join(dir, "atrium.json")], stderr: "pipe" });
@@ -48,7 +48,13 @@ check(`initialize over stdio (${(performance.now() - t0).toFixed(0)} ms)`, clien
 check("server declares io.modelcontextprotocol/ui", !!client.getServerCapabilities()?.extensions?.["io.modelcontextprotocol/ui"]);
 const { tools } = await client.listTools();
 check("tools/list shows the meta-tools only", tools.map((t) => t.name).sort().join() === "call_destructive_tool,call_tool,execute_code,get_result,search_tools,skills");
-const all = await json("search_tools", { query: "", limit: 50 });
+// Connectors start in the background (initialize never waits for them): give each its first
+// attempt, as a host's model would by searching again when `unavailable` says "starting".
+let all = await json("search_tools", { query: "", limit: 50 });
+for (let i = 0; i < 600 && all.unavailable?.some((u) => u.state === "starting"); i++) {
+  await new Promise((r) => setTimeout(r, 100));
+  all = await json("search_tools", { query: "", limit: 50 });
+}
 check(`search spans 4 connectors (${all.total} tools)`, !all.unavailable && all.total > 30);
 const inc = await json("search_tools", { query: "open incidents" });
 check("search ranks desk.list_incidents first for 'open incidents'", inc.results[0]?.address === "desk.list_incidents");
