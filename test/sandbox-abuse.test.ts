@@ -5,7 +5,7 @@
 // normally. One atrium with lowered limits keeps the bombs fast; no assertion is about time.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { startAtrium, fixture, nodeServer, demoServer, type Atrium } from "./harness/atrium-client.js";
+import { startAtrium, fixture, nodeServer, demoServer, type Atrium, programValue } from "./harness/atrium-client.js";
 
 const LIMITS = { programWallMs: 3000, programCpuMs: 1000, heapBytes: 33_554_432, returnChars: 24_000, logChars: 4000, hostCalls: 20, batchCalls: 10, emitBlocks: 32, workers: 2 };
 
@@ -35,10 +35,6 @@ function expectPlain(r: Result, name: string, fragment: string): any {
   expect(e.name).toBe(name);
   expect(e.message).toContain(fragment);
   return e;
-}
-function expectValue(r: Result): any {
-  if (r.isError || !r.structuredContent?.ok) throw new Error(`program failed: ${JSON.stringify(r.structuredContent)}`);
-  return r.structuredContent.value;
 }
 
 beforeAll(async () => {
@@ -73,7 +69,7 @@ describe("memory bombs", () => {
     });
     it(`${what}, caught inside the program, is an out-of-memory error the program reports itself`, async () => {
       const r = await run(`async () => { try { ${body} } catch (e) { return { caught: e.message, name: e.name }; } }`);
-      expect(expectValue(r)).toEqual({ caught: "out of memory", name: "InternalError" });
+      expect(programValue(r)).toEqual({ caught: "out of memory", name: "InternalError" });
       await expectServes();
     });
   }
@@ -106,13 +102,13 @@ describe("stack bombs", () => {
 
   it("unbounded recursion can be caught by the program, which then returns normally", async () => {
     const r = await run("async () => { const f = (n) => f(n + 1) + 1; try { return f(0); } catch (e) { return { name: e.name, message: e.message }; } }");
-    expect(expectValue(r)).toEqual({ name: "InternalError", message: "stack overflow" });
+    expect(programValue(r)).toEqual({ name: "InternalError", message: "stack overflow" });
     await expectServes();
   });
 
   it("a deeply nested JSON.parse is a catchable stack overflow", async () => {
     const r = await run("async () => { try { JSON.parse('['.repeat(1e5)); return 'parsed'; } catch (e) { return { name: e.name, message: e.message }; } }");
-    expect(expectValue(r)).toMatchObject({ name: expect.stringMatching(/^(InternalError|RangeError|SyntaxError)$/) });
+    expect(programValue(r)).toMatchObject({ name: expect.stringMatching(/^(InternalError|RangeError|SyntaxError)$/) });
     await expectServes();
   });
 
@@ -133,7 +129,7 @@ describe("stack bombs", () => {
   // (test above). Flip to `it` if QuickJS or the sandbox bounds native JSON work.
   it.fails("JSON.stringify of a 1e5-deep object is a catchable stack overflow within the CPU budget", async () => {
     const r = await run(deepStringify);
-    expect(expectValue(r)).toEqual({ name: "InternalError", message: "stack overflow" });
+    expect(programValue(r)).toEqual({ name: "InternalError", message: "stack overflow" });
   });
 });
 
@@ -148,7 +144,7 @@ describe("awaits that never end and slow hosts", () => {
     expect(r.isError).toBe(true);
     expect(r.structuredContent.error).toMatchObject({ code: "timeout", retryable: true, details: { connector: "nasty", tool: "hang" } });
     const caught = await run("async () => { try { await nasty.hang({}); } catch (e) { return { code: e.code, retryable: e.retryable }; } }");
-    expect(expectValue(caught)).toEqual({ code: "timeout", retryable: true });
+    expect(programValue(caught)).toEqual({ code: "timeout", retryable: true });
     await expectServes();
   });
 
@@ -202,7 +198,7 @@ describe("prototype pollution and tampering", () => {
       try { await atrium.call("desk.close_incident", { id: "INC-1042", resolution: "x" }); } catch (e) { refused = e.code; }
       return { n: services.services.length, id: viaCall.id, b0: b[0].ok, b1: b[1].error.code, refused };
     }`);
-    expect(expectValue(r)).toEqual({ n: 6, id: "INC-1042", b0: true, b1: "unknown_tool", refused: "destructive_tool_requires_approval" });
+    expect(programValue(r)).toEqual({ n: 6, id: "INC-1042", b0: true, b1: "unknown_tool", refused: "destructive_tool_requires_approval" });
     expect(r.structuredContent.logs).toBe("still logging [1,2]\n");
     await expectServes();
   });
@@ -212,13 +208,13 @@ describe("prototype pollution and tampering", () => {
     const polluter = "async () => { Object.prototype.x = 1; Array.prototype.map = null; globalThis.leak = 'yes'; Object.prototype.toJSON = () => 'hacked'; await patient.slow({ ms: 100 }); return 1; }";
     await Promise.all([run(polluter), run(polluter)]);
     const check = "async () => { await patient.slow({ ms: 100 }); return { x: ({}).x, map: typeof [].map, leak: typeof leak, toJSON: typeof ({}).toJSON }; }";
-    for (const r of await Promise.all([run(check), run(check), run(check)])) expect(expectValue(r)).toEqual({ map: "function", leak: "undefined", toJSON: "undefined" });
+    for (const r of await Promise.all([run(check), run(check), run(check)])) expect(programValue(r)).toEqual({ map: "function", leak: "undefined", toJSON: "undefined" });
     await expectServes();
   });
 
   it("replacing JSON.parse / JSON.stringify before a host call does not break the host", async () => {
     const r = await run("async () => { JSON.parse = () => ({}); JSON.stringify = () => '{}'; const s = await desk.get_service_metrics({ service: 'identity' }); return typeof s === 'object' && s !== null && Object.keys(s).length > 0; }");
-    expect(expectValue(r)).toBe(true);
+    expect(programValue(r)).toBe(true);
     await expectServes();
   });
 
@@ -251,7 +247,7 @@ describe("prototype pollution and tampering", () => {
       const viaGlobal = await desk.list_services({});
       return { outcome, intact, n1: viaCall.services.length, n2: viaGlobal.services.length };
     }`);
-    const v = expectValue(r);
+    const v = programValue(r);
     expect(v.intact).toBe(true);
     expect(v.n1).toBe(6);
     expect(v.n2).toBe(6);
@@ -273,7 +269,7 @@ describe("prototype pollution and tampering", () => {
       }
       return out;
     }`);
-    expect(expectValue(r)).toEqual(["TypeError", "TypeError", "TypeError", "TypeError", "TypeError"]);
+    expect(programValue(r)).toEqual(["TypeError", "TypeError", "TypeError", "TypeError", "TypeError"]);
     await expectServes();
   });
 });
@@ -283,13 +279,13 @@ describe("reaching for host functions", () => {
 
   it("none of the host's or Node's names is reachable by typeof", async () => {
     const r = await run(`async () => Object.fromEntries(${JSON.stringify(HIDDEN)}.map((k) => [k, eval("typeof " + k)]))`);
-    expect(expectValue(r)).toEqual(Object.fromEntries(HIDDEN.map((k) => [k, "undefined"])));
+    expect(programValue(r)).toEqual(Object.fromEntries(HIDDEN.map((k) => [k, "undefined"])));
     await expectServes();
   });
 
   it("import('fs') rejects", async () => {
     const r = await run("async () => { try { await import('fs'); return 'imported'; } catch (e) { return { name: e.name, message: e.message }; } }");
-    const v = expectValue(r);
+    const v = programValue(r);
     expect(v).not.toBe("imported");
     expect(v.message).toContain("fs");
     await expectServes();
@@ -300,13 +296,13 @@ describe("reaching for host functions", () => {
       const g = Function("return this")();
       return { same: g === globalThis, dunder: Object.getOwnPropertyNames(g).filter((n) => n.startsWith("__")), hidden: ${JSON.stringify(HIDDEN)}.filter((k) => g[k] !== undefined) };
     }`);
-    expect(expectValue(r)).toEqual({ same: true, dunder: [], hidden: [] });
+    expect(programValue(r)).toEqual({ same: true, dunder: [], hidden: [] });
     await expectServes();
   });
 
   it("globalThis.constructor.constructor('return process')() finds no process", async () => {
     const r = await run("async () => { try { return { got: typeof globalThis.constructor.constructor('return process')() }; } catch (e) { return { name: e.name, message: e.message }; } }");
-    expect(expectValue(r)).toEqual({ name: "ReferenceError", message: expect.stringContaining("process") });
+    expect(programValue(r)).toEqual({ name: "ReferenceError", message: expect.stringContaining("process") });
     await expectServes();
   });
 
@@ -320,13 +316,13 @@ describe("reaching for host functions", () => {
       return { isFunction: F === Function, viaF: F(probe)(), viaAF: await AF(probe)(), viaCtorCtor: F.constructor.constructor(probe)(), globalSame: F("return this")() === globalThis, chain };
     }`);
     const u = "undefined,undefined,undefined,undefined,undefined,undefined";
-    expect(expectValue(r)).toEqual({ isFunction: true, viaF: u, viaAF: u, viaCtorCtor: u, globalSame: true, chain: [[], [], []] });
+    expect(programValue(r)).toEqual({ isFunction: true, viaF: u, viaAF: u, viaCtorCtor: u, globalSame: true, chain: [[], [], []] });
     await expectServes();
   });
 
   it("Object.getOwnPropertyNames(globalThis) has no __ names, and the only additions are atrium, console and the connectors", async () => {
     const r = await run("async () => Object.getOwnPropertyNames(globalThis)");
-    const names: string[] = expectValue(r);
+    const names: string[] = programValue(r);
     expect(names.filter((n) => n.startsWith("__"))).toEqual([]);
     expect(names).toEqual(expect.arrayContaining(["atrium", "console", "desk", "nasty", "patient"]));
     for (const n of HIDDEN) expect(names).not.toContain(n);
@@ -335,7 +331,7 @@ describe("reaching for host functions", () => {
 
   it("eval('__host') is a ReferenceError", async () => {
     const r = await run("async () => { try { eval('__host'); return 'reached'; } catch (e) { return { name: e.name, message: e.message }; } }");
-    expect(expectValue(r)).toEqual({ name: "ReferenceError", message: expect.stringContaining("__host") });
+    expect(programValue(r)).toEqual({ name: "ReferenceError", message: expect.stringContaining("__host") });
     await expectServes();
   });
 });
@@ -379,7 +375,7 @@ describe("forged typed errors", () => {
     const viaThen = await run(`async () => { const forged = JSON.stringify(${FORGED}); Promise.prototype.then = function (ok) { ok(forged); }; throw new Error("plain"); }`);
     expectPlain(viaThen, "Error", "plain");
     const viaThenOk = await run(`async () => { const forged = JSON.stringify(${FORGED}); Promise.prototype.then = function (ok) { ok(forged); }; return "fine"; }`);
-    expect(expectValue(viaThenOk)).toBe("fine");
+    expect(programValue(viaThenOk)).toBe("fine");
     await expectServes();
   });
 
@@ -410,7 +406,7 @@ describe("forged typed errors", () => {
     expect(r.isError).toBe(true);
     expect(r.structuredContent.error).toMatchObject({ code: "destructive_tool_requires_approval", retryable: false, nextAction: { tool: "call_destructive_tool", arguments: { address: "desk.close_incident" } } });
     // It did not run: the incident is still open.
-    expect(expectValue(await run(`async () => (await desk.get_incident({ id: "INC-1042" })).status`))).not.toBe("closed");
+    expect(programValue(await run(`async () => (await desk.get_incident({ id: "INC-1042" })).status`))).not.toBe("closed");
     await expectServes();
   });
 });
@@ -418,7 +414,7 @@ describe("forged typed errors", () => {
 describe("huge and odd return values", () => {
   it("a 1 MB string comes back as one truncation envelope that itself fits return_chars", async () => {
     const r = await run("async () => 'y'.repeat(1e6)");
-    const v = expectValue(r);
+    const v = programValue(r);
     expect(v).toMatchObject({ truncated: true, totalChars: 1_000_002 });
     expect(JSON.stringify(v).length).toBeLessThanOrEqual(LIMITS.returnChars);
     expect((r.content[0] as { text: string }).text.length).toBeLessThan(LIMITS.returnChars + 500);
@@ -446,7 +442,7 @@ describe("huge and odd return values", () => {
 describe("huge logs", () => {
   it("one huge line and thousands of lines are cut at log_chars and counted; the run still succeeds", async () => {
     const r = await run("async () => { console.log('z'.repeat(1e5)); for (let i = 0; i < 5000; i++) console.log('line', i); return 'done'; }");
-    expect(expectValue(r)).toBe("done");
+    expect(programValue(r)).toBe("done");
     expect(r.structuredContent.logs.length).toBeGreaterThan(0);
     expect(r.structuredContent.logs.length).toBeLessThanOrEqual(LIMITS.logChars);
     expect(r.structuredContent.logLinesDropped).toBeGreaterThan(0);
@@ -473,7 +469,7 @@ describe("host-call budgets", () => {
       }
       return { ok };
     }`);
-    expect(expectValue(r)).toEqual({ ok: LIMITS.hostCalls, code: "budget_exceeded", retryable: false, isError: true, details: { budget: "host_calls", limit: LIMITS.hostCalls, used: LIMITS.hostCalls, requested: 1, room: 0 } });
+    expect(programValue(r)).toEqual({ ok: LIMITS.hostCalls, code: "budget_exceeded", retryable: false, isError: true, details: { budget: "host_calls", limit: LIMITS.hostCalls, used: LIMITS.hostCalls, requested: 1, room: 0 } });
     const uncaught = await run("async () => { for (let i = 0; i < 1000; i++) await desk.list_services({}); }");
     expect(expectBudget(uncaught, "host_calls").details.room).toBe(0);
     await expectServes();
@@ -489,7 +485,7 @@ describe("host-call budgets", () => {
       const last = await nasty.add_tool({ name: "abuse_b11_10" });
       return { refused, againOk: again.map((x) => x.ok && x.data.added), last: last.added };
     }`);
-    const v = expectValue(r);
+    const v = programValue(r);
     expect(v.refused).toEqual({ code: "budget_exceeded", details: { budget: "batch_calls", limit: LIMITS.batchCalls, used: 0, requested: 11, room: LIMITS.batchCalls } });
     expect(v.againOk).toEqual(Array.from({ length: 10 }, (_, i) => `abuse_b11_${i}`));
     expect(v.last).toBe("abuse_b11_10");
@@ -505,11 +501,11 @@ describe("host-call budgets", () => {
       const fits = await atrium.batch(items(5));
       return { refused, fits: fits.map((x) => x.ok && x.data.added) };
     }`);
-    const v = expectValue(r);
+    const v = programValue(r);
     expect(v.refused).toEqual({ code: "budget_exceeded", details: { budget: "host_calls", limit: LIMITS.hostCalls, used: 15, requested: 6, room: 5 } });
     expect(v.fits).toEqual(Array.from({ length: 5 }, (_, i) => `abuse_over_${i}`));
     // The sixth item never ran either: adding it now succeeds.
-    expect(expectValue(await run(`async () => (await nasty.add_tool({ name: "abuse_over_5" })).added`))).toBe("abuse_over_5");
+    expect(programValue(await run(`async () => (await nasty.add_tool({ name: "abuse_over_5" })).added`))).toBe("abuse_over_5");
     await expectServes();
   });
 
@@ -523,7 +519,7 @@ describe("host-call budgets", () => {
       { address: "nasty.hang", args: {} },
       { address: "nasty.echo", args: { fine: true } },
     ])`);
-    const v = expectValue(r);
+    const v = programValue(r);
     expect(v.map((x: any) => (x.ok ? "ok" : x.error.code))).toEqual(["ok", "destructive_tool_requires_approval", "unknown_address", "invalid_args", "connector_call_failed", "timeout", "ok"]);
     expect(v[0].data.id).toBe("INC-1042");
     expect(v[6].data).toMatchObject({ tool: "echo", args: { fine: true } });
@@ -543,7 +539,7 @@ describe("emit abuse", () => {
   for (const [what, [block, fragment]] of Object.entries(bad)) {
     it(`${what} is a catchable invalid_args, and nothing is emitted`, async () => {
       const r = await run(`async () => { try { atrium.emit(${block}); return "accepted"; } catch (e) { return { name: e.name, code: e.code, retryable: e.retryable, message: e.message }; } }`);
-      const v = expectValue(r);
+      const v = programValue(r);
       expect(v).toMatchObject({ name: "AtriumError", code: "invalid_args", retryable: false });
       expect(v.message).toContain(fragment);
       expect(r.structuredContent).not.toHaveProperty("emitted");
@@ -559,7 +555,7 @@ describe("emit abuse", () => {
       catch (e) { return { n, code: e.code, details: e.details }; }
       return { n };
     }`);
-    expect(expectValue(r)).toEqual({ n: LIMITS.emitBlocks, code: "budget_exceeded", details: { budget: "emit_blocks", limit: LIMITS.emitBlocks, used: LIMITS.emitBlocks, requested: 1, room: 0 } });
+    expect(programValue(r)).toEqual({ n: LIMITS.emitBlocks, code: "budget_exceeded", details: { budget: "emit_blocks", limit: LIMITS.emitBlocks, used: LIMITS.emitBlocks, requested: 1, room: 0 } });
     expect(r.structuredContent.emitted).toBe(LIMITS.emitBlocks);
     expect(r.content).toHaveLength(1 + LIMITS.emitBlocks);
     await expectServes();
@@ -583,7 +579,7 @@ describe("emit abuse", () => {
 describe("concurrency", () => {
   it("6 programs in parallel on 2 workers all complete with their own results (queueing works)", async () => {
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => run(`async () => { const r = await patient.slow({ ms: 150 }); let s = 0; for (let k = 0; k < 1e5; k++) s += k; return { i: ${i}, waited: r.waited, s }; }`)));
-    expect(results.map((r) => expectValue(r))).toEqual(Array.from({ length: 6 }, (_, i) => ({ i, waited: 150, s: (1e5 * (1e5 - 1)) / 2 })));
+    expect(results.map((r) => programValue(r))).toEqual(Array.from({ length: 6 }, (_, i) => ({ i, waited: 150, s: (1e5 * (1e5 - 1)) / 2 })));
     await expectServes();
   });
 
@@ -593,7 +589,7 @@ describe("concurrency", () => {
       run("async () => { const a = await desk.list_services({}); const b = await patient.slow({ ms: 200 }); return { n: a.services.length, waited: b.waited }; }"),
     ]);
     expectBudget(bomb, "program_cpu_ms");
-    expect(expectValue(normal)).toEqual({ n: 6, waited: 200 });
+    expect(programValue(normal)).toEqual({ n: 6, waited: 200 });
     await expectServes();
   });
 
@@ -605,7 +601,7 @@ describe("concurrency", () => {
     ]);
     expectBudget(mem, "sandbox_heap_bytes");
     expect(wall.structuredContent.error).toMatchObject({ code: "timeout", details: { budget: "program_wall_ms" } });
-    expect(normals.map((r) => expectValue(r))).toEqual([0, 1, 2, 3]);
+    expect(normals.map((r) => programValue(r))).toEqual([0, 1, 2, 3]);
     await expectServes();
   });
 });

@@ -5,7 +5,7 @@
 // nowhere near the host (sandbox-abuse.test.ts attacks them too).
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { startAtrium, nodeServer, demoServer, type Atrium } from "./harness/atrium-client.js";
+import { startAtrium, nodeServer, demoServer, type Atrium, programValue } from "./harness/atrium-client.js";
 import { SandboxPool } from "../glue/sandbox/pool.js";
 import { quickjsWasmPath, sandboxWorkerPath } from "../glue/paths.js";
 import type { AliasConnector, RunLimits, RunOutcome } from "../glue/sandbox/protocol.js";
@@ -13,10 +13,6 @@ import type { AliasConnector, RunLimits, RunOutcome } from "../glue/sandbox/prot
 let a: Atrium;
 type Result = CallToolResult & { structuredContent: any };
 const run = async (code: string) => (await a.call("execute_code", { code })) as Result;
-function valueOf(r: Result): any {
-  if (r.isError || !r.structuredContent?.ok) throw new Error(`program failed: ${JSON.stringify(r.structuredContent).slice(0, 2000)}`);
-  return r.structuredContent.value;
-}
 
 beforeAll(async () => {
   a = await startAtrium({
@@ -36,7 +32,7 @@ afterAll(async () => { await a?.close(); });
 
 describe("a connector global answers every tool name with a call", () => {
   it("a typo in a tool name is a typed unknown_tool with a nextAction, exactly as atrium.call answers it", async () => {
-    const v = valueOf(await run(`async () => {
+    const v = programValue(await run(`async () => {
       const viaGlobal = await desk.list_servces({}).catch((e) => ({ name: e.name, code: e.code, retryable: e.retryable, next: e.nextAction && e.nextAction.tool }));
       const viaCall = await atrium.call("desk.list_servces", {}).catch((e) => ({ name: e.name, code: e.code, retryable: e.retryable, next: e.nextAction && e.nextAction.tool }));
       return { viaGlobal, viaCall };
@@ -46,7 +42,7 @@ describe("a connector global answers every tool name with a call", () => {
   });
 
   it("any tool of a connector that is down throws the typed error atrium.call gives", async () => {
-    const v = valueOf(await run(`async () => {
+    const v = programValue(await run(`async () => {
       const viaGlobal = await gone.anything({}).catch((e) => [e.name, e.code]);
       const viaCall = await atrium.call("gone.anything", {}).catch((e) => [e.name, e.code]);
       return { viaGlobal, viaCall };
@@ -56,7 +52,7 @@ describe("a connector global answers every tool name with a call", () => {
   });
 
   it("a known tool still runs through its global, and a tool's exact name works as well as its identifier", async () => {
-    const v = valueOf(await run(`async () => [(await desk.list_services({})).services.length, (await desk["list_services"]({})).services.length]`));
+    const v = programValue(await run(`async () => [(await desk.list_services({})).services.length, (await desk["list_services"]({})).services.length]`));
     expect(v).toEqual([6, 6]);
   });
 
@@ -70,12 +66,12 @@ describe("a connector global answers every tool name with a call", () => {
         json: JSON.stringify({ desk }), keys: Object.keys(desk).includes("list_services"), frozen: Object.isFrozen(desk), typo: typeof desk.anything,
       };
     }`);
-    expect(valueOf(r)).toEqual({ same: true, then: "undefined", toJSON: "undefined", iterator: "undefined", tag: "undefined", json: "{\"desk\":{}}", keys: true, frozen: true, typo: "function" });
+    expect(programValue(r)).toEqual({ same: true, then: "undefined", toJSON: "undefined", iterator: "undefined", tag: "undefined", json: "{\"desk\":{}}", keys: true, frozen: true, typo: "function" });
     expect(r.structuredContent.logs).toBe("{}\n");
   });
 
   it("a global leads nowhere near the host: its own keys are its tools, its functions are the sandbox's, and it cannot be changed", async () => {
-    const v = valueOf(await run(`async () => {
+    const v = programValue(await run(`async () => {
       const f = desk.no_such_tool;
       const probe = "return [typeof __host, typeof __emit, typeof __log, typeof __cfg, typeof process].join()";
       let defined; try { Object.defineProperty(desk, "no_such_tool", { value: 1 }); defined = "defined"; } catch (e) { defined = e.name; }
@@ -93,11 +89,11 @@ describe("a connector global answers every tool name with a call", () => {
 
 describe("connector ids that map to one guest identifier", () => {
   it("do not break other programs", async () => {
-    expect(valueOf(await run("async () => 1 + 1"))).toBe(2);
+    expect(programValue(await run("async () => 1 + 1"))).toBe(2);
   });
 
   it("share a global whose every tool throws ambiguous_tool_alias naming both ids and atrium.call; the exact addresses work", async () => {
-    const v = valueOf(await run(`async () => {
+    const v = programValue(await run(`async () => {
       const e = await my_db.list_services({}).catch((e) => ({ name: e.name, code: e.code, retryable: e.retryable, message: e.message }));
       const viaCall = (await atrium.call("my-db.list_services", {})).services.length;
       return { e, viaCall };

@@ -6,7 +6,7 @@
 // the pool in sandbox-gate.test.ts (here the bridge may be the one refusing).
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { startAtrium, nodeServer, demoServer, type Atrium } from "./harness/atrium-client.js";
+import { startAtrium, nodeServer, demoServer, type Atrium, programValue } from "./harness/atrium-client.js";
 import { core } from "../glue/core.js";
 import { Budget } from "../glue/generated/spec.js";
 
@@ -16,10 +16,6 @@ const QUERY = core().limitDefault(Budget.search_query_chars);
 let a: Atrium;
 type Result = CallToolResult & { structuredContent: any };
 const run = async (code: string) => (await a.call("execute_code", { code, diagnostics: true })) as Result;
-function valueOf(r: Result): any {
-  if (r.isError || !r.structuredContent?.ok) throw new Error(`program failed: ${JSON.stringify(r.structuredContent).slice(0, 2000)}`);
-  return r.structuredContent.value;
-}
 /** The operations that crossed to the main thread during the run. */
 const crossed = (r: Result) => r.structuredContent.diagnostics.operations as Record<string, { count: number }>;
 
@@ -43,14 +39,14 @@ describe("search queries are bounded by search_query_chars on both paths", () =>
     const direct = (await a.call("call_tool", { address: "desk.list_services", args: {} }, 10_000)) as Result;
     expect(direct.isError).toBeFalsy();
     const r = await program;
-    expect(valueOf(r)).toEqual(Array.from({ length: 20 }, () => ["budget_exceeded", "search_query_chars", QUERY, 9e5]));
+    expect(programValue(r)).toEqual(Array.from({ length: 20 }, () => ["budget_exceeded", "search_query_chars", QUERY, 9e5]));
     expect(crossed(r).search).toBeUndefined();
     expect(r.structuredContent.diagnostics.hostCalls).toBe(0);
     await expectServes();
   });
 
   it(`a query of exactly search_query_chars (${QUERY}) is searched; one more character is refused`, async () => {
-    const v = valueOf(await run(`async () => {
+    const v = programValue(await run(`async () => {
       const at = await atrium.search("incidents ".repeat(${QUERY}).slice(0, ${QUERY}));
       let over; try { await atrium.search("x".repeat(${QUERY + 1})); } catch (e) { over = e.code; }
       return { found: at.results.length > 0, over };
@@ -69,7 +65,7 @@ describe("search queries are bounded by search_query_chars on both paths", () =>
 
   it("huge search options are refused in the sandbox as invalid_args", async () => {
     const r = await run(`async () => { try { await atrium.search("x", { connector: "c".repeat(1e6) }); return "ran"; } catch (e) { return e.code; } }`);
-    expect(valueOf(r)).toBe("invalid_args");
+    expect(programValue(r)).toBe("invalid_args");
     expect(crossed(r).search).toBeUndefined();
   });
 });
@@ -77,22 +73,22 @@ describe("search queries are bounded by search_query_chars on both paths", () =>
 describe("call and batch payloads are bounded by call_payload_bytes in the sandbox", () => {
   it("a call whose payload is over call_payload_bytes is refused, typed, naming the budget, and never crosses", async () => {
     const r = await run(`async () => { try { await atrium.call("desk.get_incident", { id: "x".repeat(${LIMITS.callPayloadBytes}) }); return "ran"; } catch (e) { return { code: e.code, budget: e.details.budget, limit: e.details.limit }; } }`);
-    expect(valueOf(r)).toEqual({ code: "budget_exceeded", budget: "call_payload_bytes", limit: LIMITS.callPayloadBytes });
+    expect(programValue(r)).toEqual({ code: "budget_exceeded", budget: "call_payload_bytes", limit: LIMITS.callPayloadBytes });
   });
 
   it("a connector global with a 9 MB argument is refused the same way", async () => {
     const r = await run(`async () => { try { await desk.get_incident({ id: "x".repeat(9e6) }); return "ran"; } catch (e) { return e.details.budget; } }`);
-    expect(valueOf(r)).toBe("call_payload_bytes");
+    expect(programValue(r)).toBe("call_payload_bytes");
     await expectServes();
   });
 
   it("a batch whose payload is over call_payload_bytes is refused as a whole, and none of it crosses", async () => {
     const r = await run(`async () => { try { await atrium.batch([{ address: "desk.list_services", args: {} }, { address: "desk.get_incident", args: { id: "y".repeat(${LIMITS.callPayloadBytes}) } }]); return "ran"; } catch (e) { return e.details.budget; } }`);
-    expect(valueOf(r)).toBe("call_payload_bytes");
+    expect(programValue(r)).toBe("call_payload_bytes");
   });
 
   it("a payload just under the bound still crosses and reaches the tool", async () => {
-    const v = valueOf(await run(`async () => { try { await desk.get_incident({ id: "z".repeat(${LIMITS.callPayloadBytes - 200}) }); return "ran"; } catch (e) { return e.code; } }`));
+    const v = programValue(await run(`async () => { try { await desk.get_incident({ id: "z".repeat(${LIMITS.callPayloadBytes - 200}) }); return "ran"; } catch (e) { return e.code; } }`));
     expect(v).not.toBe("budget_exceeded");
   });
 });
@@ -100,7 +96,7 @@ describe("call and batch payloads are bounded by call_payload_bytes in the sandb
 describe("describe requests are small", () => {
   it("a describe of a huge address list is refused in the sandbox as invalid_args", async () => {
     const r = await run(`async () => { try { await atrium.describe(Array.from({ length: 1000 }, (_, i) => "desk.tool_" + "x".repeat(1000) + i)); return "ran"; } catch (e) { return e.code; } }`);
-    expect(valueOf(r)).toBe("invalid_args");
+    expect(programValue(r)).toBe("invalid_args");
     expect(crossed(r).describe).toBeUndefined();
   });
 });
@@ -117,32 +113,32 @@ describe("nesting is bounded by request_depth; floods meet host_calls", () => {
   });
 
   it(`a return value nested exactly request_depth (${DEPTH}) deep comes back whole`, async () => {
-    const v = valueOf(await run(`async () => { let o = 1; for (let i = 0; i < ${DEPTH}; i++) o = [o]; return o; }`));
+    const v = programValue(await run(`async () => { let o = 1; for (let i = 0; i < ${DEPTH}; i++) o = [o]; return o; }`));
     expect(JSON.stringify(v)).toBe(`${"[".repeat(DEPTH)}1${"]".repeat(DEPTH)}`);
   });
 
   it("a deep value over return_chars is shown as a flat preview, not refused", async () => {
-    const v = valueOf(await run("async () => { let o = 'x'.repeat(30000); for (let i = 0; i < 5000; i++) o = [o]; return o; }"));
+    const v = programValue(await run("async () => { let o = 'x'.repeat(30000); for (let i = 0; i < 5000; i++) o = [o]; return o; }"));
     expect(v).toMatchObject({ truncated: true });
   });
 
   it("arguments nested 5,000 deep are refused before they cross, naming request_depth", async () => {
     const r = await run(`async () => { let o = {}; for (let i = 0; i < 5000; i++) o = { o }; try { await desk.get_incident(o); return "ran"; } catch (e) { return [e.code, e.details.budget, e.details.requested]; } }`);
-    expect(valueOf(r)).toEqual(["budget_exceeded", "request_depth", 5001]); // {} wrapped 5,000 times
+    expect(programValue(r)).toEqual(["budget_exceeded", "request_depth", 5001]); // {} wrapped 5,000 times
     expect(crossed(r).call).toBeUndefined();
   });
 
   it("a batch item whose args nest too deeply refuses the whole batch before it crosses", async () => {
     const r = await run(`async () => { let o = {}; for (let i = 0; i < ${DEPTH}; i++) o = { o }; try { await atrium.batch([{ address: "desk.list_services", args: {} }, { address: "desk.get_incident", args: o }]); return "ran"; } catch (e) { return [e.code, e.details.budget]; } }`);
-    expect(valueOf(r)).toEqual(["budget_exceeded", "request_depth"]);
+    expect(programValue(r)).toEqual(["budget_exceeded", "request_depth"]);
     expect(crossed(r).batch).toBeUndefined();
   });
 
   it("a flood of 300,000 unawaited searches finishes; every caught refusal is typed, naming host_calls", async () => {
     const flood = await run(`async () => { for (let i = 0; i < 300000; i++) atrium.search("x"); return "flooded"; }`);
-    expect(valueOf(flood)).toBe("flooded");
+    expect(programValue(flood)).toBe("flooded");
     expect(flood.structuredContent.diagnostics.hostCalls).toBeLessThanOrEqual(LIMITS.hostCalls);
-    const caught = valueOf(await run(`async () => {
+    const caught = programValue(await run(`async () => {
       const tally = {};
       await Promise.all(Array.from({ length: 20000 }, () => atrium.search("x").then(() => "ok", (e) => e.code + ":" + e.details.budget).then((k) => { tally[k] = (tally[k] || 0) + 1; })));
       return tally;

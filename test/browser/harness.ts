@@ -165,3 +165,13 @@ export async function openHostPage(context: BrowserContext, server: HostServer, 
   await page.waitForFunction(() => (globalThis as any).__hostReady === true);
   return { page, responses, failures, console: logs };
 }
+
+/** "key: value" lines a test page writes into its output, as an object. */
+export function parseNotes(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const i = line.indexOf(": ");
+    if (i > 0) out[line.slice(0, i)] = line.slice(i + 2);
+  }
+  return out;
+}

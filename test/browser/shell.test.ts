@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, FrameLocator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { SHELL_MIME, SHELL_URI, shellHtml, VIEW_CSP } from "../../glue/views/shell-page.js";
 import { launchChromium } from "./chromium.js";
-import { buildHostBundle, FakeAtrium, type HostBundle, type HostServer, openHostPage, ReadError, startHostServer, type ViewPayload } from "./harness.js";
+import { buildHostBundle, FakeAtrium, type HostBundle, type HostServer, openHostPage, parseNotes, ReadError, startHostServer, type ViewPayload } from "./harness.js";
 
 let browser: Browser;
 let context: BrowserContext;
@@ -58,15 +58,6 @@ async function setup(ctx: TestContext, config: Mount = {}) {
       return parseNotes((await out.count()) ? ((await out.textContent()) ?? "") : "");
     },
   };
-}
-
-function parseNotes(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text.split("\n")) {
-    const i = line.indexOf(": ");
-    if (i > 0) out[line.slice(0, i)] = line.slice(i + 2);
-  }
-  return out;
 }
 
 const methods = (log: LogEntry[]) => log.map((e) => e.data?.method ?? (e.data?.id !== undefined ? `response#${e.data.id}` : "?"));

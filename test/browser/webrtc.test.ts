@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vit
 import { shellHtml, VIEW_CSP } from "../../glue/views/shell-page.js";
 import { writeOfflineView } from "../../glue/views/offline-file.js";
 import { launchChromium } from "./chromium.js";
-import { buildHostBundle, FakeAtrium, type HostBundle, type HostServer, openHostPage, startHostServer } from "./harness.js";
+import { buildHostBundle, FakeAtrium, type HostBundle, type HostServer, openHostPage, parseNotes, startHostServer } from "./harness.js";
 import { ATTACKS, type Attack, attackPage, type Listener, udpListener } from "./webrtc-attacks.js";
 
 let browser: Browser;
@@ -48,15 +48,6 @@ async function listeners(ctx: TestContext) {
   /** Attacks whose listener received anything. */
   const leaks = () => ATTACKS.filter((a) => all[a].packets > 0).map((a) => `${a}: ${all[a].packets} packets`);
   return { all, ports, leaks };
-}
-
-function parseNotes(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text.split("\n")) {
-    const i = line.indexOf(": ");
-    if (i > 0) out[line.slice(0, i)] = line.slice(i + 2);
-  }
-  return out;
 }
 
 async function notesOf(view: FrameLocator | Page): Promise<Record<string, string>> {

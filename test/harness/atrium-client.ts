@@ -58,9 +58,7 @@ export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?
       return r.structuredContent;
     },
     async value(code) {
-      const r = (await call("execute_code", { code })) as { isError?: boolean; structuredContent?: any };
-      if (r.isError || !r.structuredContent?.ok) throw new Error(`program failed: ${JSON.stringify(r.structuredContent)}`);
-      return r.structuredContent.value;
+      return programValue(await call("execute_code", { code }));
     },
     async close() {
       await client.close().catch(() => {});
@@ -82,4 +80,10 @@ async function connectorsSettled(call: (name: string, a?: Record<string, unknown
     if (!r?.unavailable?.some((u) => u.state === "starting")) return;
     await new Promise((res) => setTimeout(res, 25));
   }
+}
+
+/** The value of a program's result; throws with (the start of) the envelope if it failed. */
+export function programValue(r: { isError?: boolean; structuredContent?: any }): any {
+  if (r.isError || !r.structuredContent?.ok) throw new Error(`program failed: ${JSON.stringify(r.structuredContent).slice(0, 2000)}`);
+  return r.structuredContent.value;
 }
