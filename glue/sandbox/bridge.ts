@@ -38,7 +38,7 @@ export class RunBridge {
       this.checkSize(call);
       const payload = JSON.parse(call.json) as Record<string, unknown> | null;
       const value = await this.dispatch(call.op, payload ?? {}, run);
-      reply = { ok: true, json: JSON.stringify(value === undefined ? null : value) };
+      reply = { ok: true, json: value instanceof Measured ? value.json : JSON.stringify(value === undefined ? null : value) };
     } catch (e) {
       s.failures++;
       reply = { ok: false, json: JSON.stringify(this.errorBody(e)) };
@@ -111,32 +111,39 @@ export class RunBridge {
     return one ? out[0] : out;
   }
 
-  private async callOne(address: unknown, args: unknown, run: RunScope): Promise<unknown> {
+  /** A downstream value as the JSON it was measured in: serialized once on its way to the program. */
+  private async callOne(address: unknown, args: unknown, run: RunScope): Promise<Measured> {
     const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, callPayloadBytes: this.limits.callPayloadBytes }, { address, args, allowApproval: false, signal: run.signal, timeLeftMs: run.msLeft });
     const u = unwrapToolResult(result);
     if (!u.ok) throw new AtriumError("connector_call_failed", `${entry.address} reported an error: ${u.error.message}`, { details: { address: entry.address } });
-    let json: string | undefined;
-    try { json = JSON.stringify(u.data); } catch { throw new AtriumError("connector_call_failed", `${entry.address} returned a value that cannot be passed to the program (nested too deeply)`, { details: { address: entry.address } }); }
-    const bytes = Buffer.byteLength(json ?? "");
+    let json: string;
+    try { json = JSON.stringify(u.data) ?? "null"; } catch { throw new AtriumError("connector_call_failed", `${entry.address} returned a value that cannot be passed to the program (nested too deeply)`, { details: { address: entry.address } }); }
+    const bytes = Buffer.byteLength(json);
     if (this.deps.core.budgetCheck(Budget.call_payload_bytes, 0, bytes, this.limits.callPayloadBytes) !== BudgetCheck.ok) {
       throw overBudget("call_payload_bytes", this.limits.callPayloadBytes, 0, bytes, `the result of ${entry.address} is ${bytes} bytes; ask the tool for less (filters, paging, fields)`);
     }
-    return u.data;
+    return new Measured(json);
   }
 
-  private async batch(items: unknown, run: RunScope) {
+  private async batch(items: unknown, run: RunScope): Promise<Measured | never[]> {
     if (!Array.isArray(items)) throw batchNotArray();
     if (items.length === 0) return [];
     if (this.deps.core.budgetCheck(Budget.batch_calls, 0, items.length, this.limits.batchCalls) !== BudgetCheck.ok) throw batchCallsOver(this.limits.batchCalls, items.length);
     this.spend(items.length); // all or nothing: no item runs when the run cannot afford them all
-    return Promise.all(items.map(async (item) => {
+    const outcomes = await Promise.all(items.map(async (item) => {
       try {
         if (typeof item !== "object" || item === null) throw new AtriumError("invalid_args", "each batch item is { address, args }");
         const { address, args } = item as Record<string, unknown>;
-        return { ok: true, data: await this.callOne(address, args, run) };
+        return `{"ok":true,"data":${(await this.callOne(address, args, run)).json}}`;
       } catch (e) {
-        return { ok: false, error: this.errorBody(e) };
+        return JSON.stringify({ ok: false, error: this.errorBody(e) });
       }
     }));
+    return new Measured(`[${outcomes.join(",")}]`);
   }
+}
+
+/** A reply already serialized (and measured against its budget): sent as is. */
+class Measured {
+  constructor(readonly json: string) {}
 }
