@@ -2,6 +2,7 @@
 // `retryable` decided by the core (spec/envelope.md E7) and, where it helps, a nextAction.
 import { core } from "./core.js";
 import { Budget, ErrorCode, type BudgetName, type ErrorCodeName } from "./generated/spec.js";
+import { clip } from "./text/clip.js";
 
 export interface NextAction { tool: string; arguments: Record<string, unknown>; purpose: string }
 export interface ErrorBody {
@@ -38,7 +39,7 @@ export class AtriumError extends Error {
 export function clampEcho(text: unknown): string {
   const s = typeof text === "string" ? text : JSON.stringify(text) ?? String(text);
   const max = core().limitDefault(Budget.echo_clamp_chars);
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+  return clip(s, max);
 }
 
 /** Anything thrown becomes an AtriumError; unknown failures are the downstream's. */

@@ -1,7 +1,7 @@
 // A compact, model-facing rendering of an untrusted downstream JSON Schema: the keywords
 // that help build valid arguments, none of the noise, bounded in depth, breadth and size.
 // Never used for validation (the original schema is), so markers may be added.
-import { clampText } from "./describe.js";
+import { clipAtWord } from "../text/clip.js";
 import { isJsonObject } from "../json-object.js";
 
 export const MAX_SCHEMA_DEPTH = 8; // a node at this nesting depth becomes {}
@@ -38,7 +38,7 @@ interface State {
 
 /** Copy a JSON value (default, enum member, const), bounded and without "__proto__" keys. */
 function cloneValue(v: unknown, depth: number): unknown {
-  if (typeof v === "string") return clampText(v, MAX_VALUE_CHARS);
+  if (typeof v === "string") return clipAtWord(v, MAX_VALUE_CHARS);
   if (typeof v === "number") return Number.isFinite(v) ? v : null;
   if (v === null || typeof v === "boolean") return v;
   if (depth >= MAX_SCHEMA_DEPTH) return null;
@@ -59,7 +59,7 @@ function safeDecode(s: string): string {
   }
 }
 
-const clampDescription = (d: string): string => clampText(d.replace(/\s+/g, " ").trim(), MAX_DESCRIPTION_CHARS);
+const clampDescription = (d: string): string => clipAtWord(d.replace(/\s+/g, " ").trim(), MAX_DESCRIPTION_CHARS);
 
 /** Resolve a local JSON pointer ("#/$defs/Item"); anything else is unresolvable. */
 function resolveRef(root: unknown, ref: string): unknown {
@@ -108,7 +108,7 @@ function compactNode(node: unknown, depth: number, st: State): unknown {
     const d = clampDescription(node.description);
     if (d) put(out, "description", d);
   }
-  if (typeof node.format === "string") put(out, "format", clampText(node.format, 32));
+  if (typeof node.format === "string") put(out, "format", clipAtWord(node.format, 32));
   if (Object.hasOwn(node, "default")) put(out, "default", cloneValue(node.default, depth));
   if (Object.hasOwn(node, "const")) put(out, "const", cloneValue(node.const, depth));
   if (Array.isArray(node.enum)) {

@@ -1,18 +1,9 @@
 // The one-line description the model sees in a search row.
 import type { CatalogEntry } from "./entry.js";
+import { clipAtWord } from "../text/clip.js";
 
 const SHORT_DESCRIPTION_CHARS = 160;
 
-/** Clamp to at most `max` characters (code points), ending in "…" when cut; prefers a word break. */
-export function clampText(text: string, max: number): string {
-  const chars = Array.from(text); // code points, so a surrogate pair is never split
-  if (chars.length <= max) return text;
-  let cut = chars.slice(0, max - 1).join("");
-  const space = cut.lastIndexOf(" ");
-  // Only back off to a word break when it loses little; one huge word is cut mid-word.
-  if (space >= Math.floor(max * 0.6)) cut = cut.slice(0, space);
-  return cut.trimEnd() + "…";
-}
 
 const collapse = (s: string): string => s.replace(/\s+/g, " ").trim();
 
@@ -30,7 +21,7 @@ export function shortDescription(entry: Pick<CatalogEntry, "name" | "description
   for (const source of [entry.description, entry.title]) {
     if (typeof source !== "string") continue;
     const s = firstSentence(source);
-    if (s.length > 0) return clampText(s, SHORT_DESCRIPTION_CHARS);
+    if (s.length > 0) return clipAtWord(s, SHORT_DESCRIPTION_CHARS);
   }
-  return clampText(collapse(entry.name), SHORT_DESCRIPTION_CHARS);
+  return clipAtWord(collapse(entry.name), SHORT_DESCRIPTION_CHARS);
 }

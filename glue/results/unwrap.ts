@@ -2,6 +2,7 @@
 // Downstream servers may send anything, so this never throws on malformed content.
 import { core } from "../core.js";
 import { Budget } from "../generated/spec.js";
+import { clip } from "../text/clip.js";
 
 export type Unwrapped = { ok: true; data: unknown } | { ok: false; error: { message: string } };
 
@@ -22,12 +23,6 @@ function textOf(block: unknown): string | undefined {
   return undefined;
 }
 
-function clamp(s: string, max: number): string {
-  if (s.length <= max) return s;
-  let cut = max - 1;
-  if ((s.charCodeAt(cut - 1) & 0xfc00) === 0xd800) cut--; // don't split a surrogate pair
-  return `${s.slice(0, cut)}…`;
-}
 
 /**
  * isError → the joined text as the error message (clamped). Otherwise, in order:
@@ -46,7 +41,7 @@ export function unwrapToolResult(result: ToolResultLike): Unwrapped {
 
   if (isError === true) {
     const joined = (texts ?? []).filter((t): t is string => t !== undefined).join("\n").trim();
-    return { ok: false, error: { message: clamp(joined || "the tool reported an error without a message", core().limitDefault(Budget.error_text_chars)) } };
+    return { ok: false, error: { message: clip(joined || "the tool reported an error without a message", core().limitDefault(Budget.error_text_chars)) } };
   }
   if (structuredContent !== undefined && structuredContent !== null) return { ok: true, data: structuredContent };
   if (!allText) return { ok: true, data: content };

@@ -12,7 +12,7 @@ import { Budget, BudgetCheck } from "../generated/spec.js";
 import type { HostCall } from "./protocol.js";
 import type { RunScope } from "./pool.js";
 import { DESCRIBE_PAYLOAD_CHARS, MAX_DESCRIBE, batchCallsOver, batchNotArray, checkDepth, describeTooLarge, hostCallsOver, payloadOver, searchQueryOver } from "./host-gate.js";
-import { cutText } from "./cut-text.js";
+import { cutText } from "../text/clip.js";
 
 export interface BridgeLimits { hostCalls: number; batchCalls: number; callPayloadBytes: number }
 export interface OpStats { count: number; failures: number; bytesIn: number; bytesOut: number; ms: number }
