@@ -9,7 +9,7 @@
 import { describe, it, expect } from "vitest";
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
-import { RawStdioPeer, waitForChildren, allEnded } from "./fixtures/raw-stdio.js";
+import { RawStdioPeer, waitForChildren, hangUp } from "./fixtures/raw-stdio.js";
 import { atriumBin } from "./harness/atrium-client.js";
 import { SHELL_URI } from "../glue/views/shell-page.js";
 import { core } from "../glue/core.js";
@@ -312,10 +312,7 @@ describe("10,000 generated lines on stdin", () => {
       expect((list.result as { tools: unknown[] }).tools.length).toBe(6);
 
       // closing stdin ends atrium and its connector children
-      peer.child.stdin.end();
-      const exit = await peer.exited;
-      expect(exit.code).toBe(0);
-      expect(await allEnded(kids)).toBe(true);
+      expect(await hangUp(peer, kids)).toEqual({ code: 0, childrenEnded: true });
       expect(peer.stderr).not.toMatch(/\n\s+at /);
     } finally {
       await peer.close();

@@ -3,7 +3,7 @@
 // answer with the right code, and the server keeps serving; closing stdin always ends atrium
 // and its connector children. Runs the real built server (bin/atrium.js) over real pipes.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { RawStdioPeer, waitForChildren, allEnded, type JsonRpcMessage } from "./fixtures/raw-stdio.js";
+import { RawStdioPeer, waitForChildren, hangUp, type JsonRpcMessage } from "./fixtures/raw-stdio.js";
 import { atriumBin } from "./harness/atrium-client.js";
 import { core } from "../glue/core.js";
 import { Budget } from "../glue/generated/spec.js";
@@ -33,10 +33,7 @@ describe("a request line longer than request_line_bytes", () => {
       const list = await peer.request("tools/list");
       expect((list.result as { tools: unknown[] }).tools.length).toBe(6);
 
-      peer.child.stdin.end();
-      const exit = await peer.exited;
-      expect(exit.code).toBe(0);
-      expect(await allEnded(kids)).toBe(true);
+      expect(await hangUp(peer, kids)).toEqual({ code: 0, childrenEnded: true });
       expect(peer.stderr.match(/request_line_bytes/g)).toHaveLength(1);
     } finally {
       await peer.close();
