@@ -142,6 +142,15 @@ describe("fail closed in time", () => {
     expect((await a.json("call_tool", { address: "nasty.mut_calls", resultMode: "value" })).data).toEqual({ calls: 1 });
   });
 
+  it("R10: when the new list cannot be read, the connector's tools stay behind approval and calls say it is not recovering", async () => {
+    const a = await start({ mcpServers: { nasty: nodeServer(fixture("nasty-server"), { env: { FIXTURE_LIST_DELAY_MS: "0", FIXTURE_LIST_FAILS_AFTER_CHANGE: "1" } }) }, atrium: { connectors: { startRetries: 0 } } }, true);
+    await a.call("call_tool", { address: "nasty.make_mut_destructive" });
+    const e = err(await a.call("call_tool", { address: "nasty.echo", args: {} }));
+    expect(e).toMatchObject({ code: "unavailable", retryable: false });
+    expect(e.message).toContain("listing refused on purpose");
+    expect((await a.json("search_tools", { query: "echo", connector: "nasty" })).results.find((r: any) => r.address === "nasty.echo")).toMatchObject({ safety: "approval", reason: "listing_refreshing" });
+  });
+
   it("R11: a name listed twice (read-only first, destructive second) needs approval", async () => {
     const a = await start({ mcpServers: { nasty: nodeServer(fixture("nasty-server"), { env: { FIXTURE_DUPLICATE: "1" } }) } }, true);
     const e = err(await a.call("call_tool", { address: "nasty.echo", args: {} }));

@@ -46,6 +46,8 @@ export class Connector {
   private readyAt = 0;
   private attempt?: Promise<void>;
   private listing?: Promise<void>;
+  /** The re-listing after tools/list_changed used up its retries: no longer recovering by itself. */
+  private relistGaveUp = false;
 
   constructor(
     readonly config: ConnectorConfig,
@@ -81,7 +83,9 @@ export class Connector {
 
   /** A listing that is still changing after the wait: the call cannot be judged yet. */
   listingUnsettled(): AtriumError {
-    return new AtriumError("unavailable", `connector ${this.id} announced that its tools changed and the new list is not in yet; retry shortly`, { details: { connector: this.id, state: this.state }, recovering: this.client !== undefined });
+    const recovering = this.client !== undefined && !this.relistGaveUp;
+    const why = recovering ? "the new list is not in yet; retry shortly" : `no new list could be read (${this.problem ?? "it failed"}); its tools stay behind approval until it announces another change or restarts`;
+    return new AtriumError("unavailable", `connector ${this.id} announced that its tools changed and ${why}`, { details: { connector: this.id, state: this.state }, recovering });
   }
 
   async call(name: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<ToolResult> {
@@ -191,6 +195,7 @@ export class Connector {
   private listChanged(client: Client): void {
     if (client !== this.client) return;
     this.refreshing = true;
+    this.relistGaveUp = false;
     this.onChange();
     this.listing ??= this.relist(client).finally(() => { this.listing = undefined; });
   }
@@ -206,7 +211,7 @@ export class Connector {
         return;
       } catch (e) {
         this.problem = `could not refresh its tools after tools/list_changed: ${clampEcho(explainStartFailure(this.config, e, undefined))}; its tools need approval until a listing succeeds`;
-        if (i >= this.limits.startRetries) return;
+        if (i >= this.limits.startRetries) { this.relistGaveUp = true; return; }
         await new Promise((r) => setTimeout(r, this.backoff(i)).unref());
       }
     }
