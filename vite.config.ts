@@ -2,7 +2,7 @@
 // halves cold start: one file to load instead of hundreds of modules. The same build writes the
 // MCP Apps view shell document (dist/bundle/view-shell.html) from glue/views/shell/.
 import { defineConfig } from "vite";
-import { shellDocument } from "./glue/views/shell/build.js";
+import { shellDocument } from "./glue/build/view-shell.js";
 
 export default defineConfig({
   plugins: [shellDocument()],

@@ -1,20 +1,20 @@
 // Assembles one atrium process from a validated config: connectors, catalog, result stash,
 // host state, meta-tools and the MCP server. Used by `serve`, `doctor` and the tests.
-import { core } from "./core.js";
+import { core } from "./decisions/core.js";
 import type { AtriumConfig } from "./config/schema.js";
 import { ConnectorRegistry } from "./connectors/registry.js";
 import { Catalog } from "./catalog/catalog.js";
 import { ResultStash } from "./results/stash.js";
-import { HostState } from "./host-detection.js";
-import { createServer } from "./server.js";
-import { searchTools } from "./tools/search-tools.js";
-import { callDestructiveTool, callTool } from "./tools/call-tool.js";
-import { getResult } from "./tools/get-result.js";
-import { skills } from "./tools/skills.js";
-import type { MetaTool } from "./tools/meta-tool.js";
-import { executeCode } from "./tools/execute-code.js";
-import { getView } from "./tools/get-view.js";
-import { Budget } from "./generated/spec.js";
+import { HostState } from "./decisions/host-detection.js";
+import { createServer } from "./mcp/server.js";
+import { searchTools } from "./mcp/tools/search-tools.js";
+import { callDestructiveTool, callTool } from "./mcp/tools/call-tool.js";
+import { getResult } from "./mcp/tools/get-result.js";
+import { skills } from "./mcp/tools/skills.js";
+import type { MetaTool } from "./mcp/tools/meta-tool.js";
+import { executeCode } from "./mcp/tools/execute-code.js";
+import { getView } from "./mcp/tools/get-view.js";
+import { Budget } from "./decisions/generated/spec.js";
 import type { SandboxPool } from "./sandbox/pool.js";
 import { startSandboxPool } from "./sandbox/start-pool.js";
 

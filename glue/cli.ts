@@ -1,7 +1,7 @@
 // The `atrium` command line. A command's output goes to stdout (`--help`, `--version`, the doctor
 // report, the demo transcript); `serve`'s stdout carries JSON-RPC only, so its banner goes to
 // stderr, as do the error messages of every command.
-import { packageVersion } from "./paths.js";
+import { packageVersion } from "./support/paths.js";
 import { parseCommandLine } from "./commands/args.js";
 
 const HELP = `atrium ${packageVersion}: one MCP server in front of many

@@ -55,41 +55,41 @@ const isConnectorLayer = (f: string) => f.startsWith("connectors/");
 
 describe("architecture walls", () => {
   it("only the composition root, the catalog and the invocation path import the connector layer", () => {
-    const allowed = (f: string) => ["app.ts", "catalog/catalog.ts", "invoke.ts", "commands/doctor.ts", "tools/call-result.ts"].includes(f);
+    const allowed = (f: string) => ["app.ts", "catalog/catalog.ts", "calls/invoke.ts", "commands/doctor.ts", "calls/call-result.ts"].includes(f);
     // call-result.ts may read the downstream result's type (connectors/downstream-shapes.ts) only.
     const violations = importersOf(graph, isConnectorLayer, allowed);
     expect(violations).toEqual([]);
-    expect(graph.get("tools/call-result.ts")!.filter(isConnectorLayer)).toEqual(["connectors/downstream-shapes.ts"]);
+    expect(graph.get("calls/call-result.ts")!.filter(isConnectorLayer)).toEqual(["connectors/downstream-shapes.ts"]);
   });
 
   it("only invoke.ts calls a connector", () => {
     const callers = [...graph.keys()].filter((f) => !isConnectorLayer(f) && /\bconnector\.call\(/.test(readFileSync(join(GLUE, f), "utf8")));
-    expect(callers).toEqual(["invoke.ts"]);
+    expect(callers).toEqual(["calls/invoke.ts"]);
   });
 
-  it("the core's door imports nothing of the glue but the generated tables", () => {
-    expect(graph.get("core.ts")).toEqual(["generated/spec.ts"]);
+  it("the core's door imports nothing of the glue but the generated tables and the package root", () => {
+    expect([...graph.get("decisions/core.ts")!].sort()).toEqual(["decisions/generated/spec.ts", "support/package-root.ts"]);
   });
 
   it("the sandbox worker's side never reaches connectors, the catalog, invoke, the tools or the server", () => {
-    const forbidden = (f: string) => isConnectorLayer(f) || f === "catalog/catalog.ts" || f === "invoke.ts" || f.startsWith("tools/") || f === "server.ts" || f === "app.ts";
+    const forbidden = (f: string) => isConnectorLayer(f) || f === "catalog/catalog.ts" || f === "calls/invoke.ts" || f.startsWith("mcp/tools/") || f === "mcp/server.ts" || f === "app.ts";
     expect([...reachable(graph, "sandbox/worker.ts")].filter(forbidden)).toEqual([]);
   });
 
   it("the MCP wiring loads no connector, sandbox or invocation code", () => {
-    const deps = [...reachable(valueGraph, "server.ts")].filter((f) => isConnectorLayer(f) || f.startsWith("sandbox/") || f === "invoke.ts");
+    const deps = [...reachable(valueGraph, "mcp/server.ts")].filter((f) => isConnectorLayer(f) || f.startsWith("sandbox/") || f === "calls/invoke.ts");
     expect(deps).toEqual([]);
   });
 
   it("each meta-tool declares exactly the context it uses, and the server hands it nothing else", () => {
-    for (const f of [...graph.keys()].filter((f) => f.startsWith("tools/") && f !== "tools/meta-tool.ts")) {
+    for (const f of [...graph.keys()].filter((f) => f.startsWith("mcp/tools/") && f !== "mcp/tools/meta-tool.ts")) {
       const text = readFileSync(join(GLUE, f), "utf8");
       const declared = [...text.matchAll(/uses: \[([^\]]*)\]/g)].flatMap((m) => [...m[1].matchAll(/"(\w+)"/g)].map((x) => x[1]));
       if (!/defineTool\(/.test(text)) continue;
       const used = new Set([...text.matchAll(/\bctx\.(\w+)/g)].map((m) => m[1]));
       expect({ file: f, unused: [...new Set(declared)].filter((k) => !used.has(k)).sort() }).toEqual({ file: f, unused: [] });
     }
-    const server = readFileSync(join(GLUE, "server.ts"), "utf8");
+    const server = readFileSync(join(GLUE, "mcp/server.ts"), "utf8");
     expect(server).toMatch(/tool\.run\(parsed\.data, contextFor\(tool\.uses,/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { core } from "../glue/core.js";
+import { core } from "../glue/decisions/core.js";
 import { coreProperties } from "./properties/core-properties.js";
 
 describe("decision core properties (committed wasm)", () => {

@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
-import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck } from "../glue/generated/spec.js";
-import { describeClassReason, describeDeliveryReason, describeHostReason, describeViewCheck, describeBudgetCheck, describeLimitCheck } from "../glue/decision-messages.js";
+import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck } from "../glue/decisions/generated/spec.js";
+import { describeClassReason, describeDeliveryReason, describeHostReason, describeViewCheck, describeBudgetCheck, describeLimitCheck } from "../glue/decisions/messages.js";
 
 describe("decision messages", () => {
   const tables = [

@@ -4,9 +4,9 @@ import { describe, it, expect } from "vitest";
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { compileCore, repoRoot, sha256, sourceDigest, CORE_WASM, BUILD_RECORD } from "../glue/spec/build.js";
-import { readSpec } from "../glue/spec/parse.js";
-import { generateAssembly, generateGlue, AS_GENERATED, TS_GENERATED } from "../glue/spec/generate.js";
+import { compileCore, repoRoot, sha256, sourceDigest, CORE_WASM, BUILD_RECORD } from "../glue/build/spec/build.js";
+import { readSpec } from "../glue/build/spec/parse.js";
+import { generateAssembly, generateGlue, AS_GENERATED, TS_GENERATED } from "../glue/build/spec/generate.js";
 
 describe("reproducible core build", () => {
   it("generated constant tables are current with spec/", () => {

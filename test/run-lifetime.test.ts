@@ -8,8 +8,8 @@ import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startAtrium, fixture, nodeServer, type Atrium } from "./harness/atrium-client.js";
-import { invoke, type InvokeContext } from "../glue/invoke.js";
-import { core } from "../glue/core.js";
+import { invoke, type InvokeContext } from "../glue/calls/invoke.js";
+import { core } from "../glue/decisions/core.js";
 
 const WALL_MS = 1500;
 const CONNECTOR_TIMEOUT_MS = 60_000; // far longer than the run: a call must still end with its run

@@ -5,8 +5,8 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startAtrium, type Atrium } from "./harness/atrium-client.js";
-import { core } from "../glue/core.js";
-import { Budget } from "../glue/generated/spec.js";
+import { core } from "../glue/decisions/core.js";
+import { Budget } from "../glue/decisions/generated/spec.js";
 
 const LIMITS = { programWallMs: 8000, programCpuMs: 1000, returnChars: 24_000, workers: 2 };
 const ERROR_TEXT = core().limitDefault(Budget.error_text_chars);

@@ -3,7 +3,7 @@
 // answers every call with a fixed value, so each assertion is about what crossed.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { SandboxPool } from "../glue/sandbox/pool.js";
-import { quickjsWasmPath, sandboxWorkerPath } from "../glue/paths.js";
+import { quickjsWasmPath, sandboxWorkerPath } from "../glue/support/paths.js";
 import type { HostCall, RunLimits, RunOutcome } from "../glue/sandbox/protocol.js";
 import { jsonDepth } from "../glue/sandbox/json-depth.js";
 

@@ -7,7 +7,7 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startAtrium, nodeServer, demoServer, type Atrium, programValue } from "./harness/atrium-client.js";
 import { SandboxPool } from "../glue/sandbox/pool.js";
-import { quickjsWasmPath, sandboxWorkerPath } from "../glue/paths.js";
+import { quickjsWasmPath, sandboxWorkerPath } from "../glue/support/paths.js";
 import type { AliasConnector, RunLimits, RunOutcome } from "../glue/sandbox/protocol.js";
 
 let a: Atrium;

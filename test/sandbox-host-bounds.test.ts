@@ -7,8 +7,8 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startAtrium, nodeServer, demoServer, type Atrium, programValue } from "./harness/atrium-client.js";
-import { core } from "../glue/core.js";
-import { Budget } from "../glue/generated/spec.js";
+import { core } from "../glue/decisions/core.js";
+import { Budget } from "../glue/decisions/generated/spec.js";
 
 const LIMITS = { programWallMs: 20_000, hostCalls: 20, batchCalls: 10, callPayloadBytes: 65_536, workers: 2 };
 const QUERY = core().limitDefault(Budget.search_query_chars);

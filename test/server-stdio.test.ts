@@ -5,8 +5,8 @@ import { readFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { startAtrium, atriumBin, repo, type Atrium } from "./harness/atrium-client.js";
-import { core } from "../glue/core.js";
-import { Budget, BudgetCheck } from "../glue/generated/spec.js";
+import { core } from "../glue/decisions/core.js";
+import { Budget, BudgetCheck } from "../glue/decisions/generated/spec.js";
 
 let a: Atrium;
 beforeAll(async () => { a = await startAtrium(); });

@@ -1,8 +1,8 @@
 import { describe, it, expect } from "vitest";
 import { readFileSync } from "node:fs";
-import { core, committedWasmPath } from "../glue/core.js";
-import { readSpec } from "../glue/spec/parse.js";
-import { runExamples } from "../glue/spec/examples.js";
+import { core, committedWasmPath } from "../glue/decisions/core.js";
+import { readSpec } from "../glue/build/spec/parse.js";
+import { runExamples } from "../glue/build/spec/examples.js";
 
 const spec = readSpec();
 

@@ -4,8 +4,8 @@
 import { describe, it, expect } from "vitest";
 import { RawStdioPeer, waitForChildren, allEnded } from "./fixtures/raw-stdio.js";
 import { atriumBin } from "./harness/atrium-client.js";
-import { core } from "../glue/core.js";
-import { Budget } from "../glue/generated/spec.js";
+import { core } from "../glue/decisions/core.js";
+import { Budget } from "../glue/decisions/generated/spec.js";
 
 describe("the host closes atrium's stdout mid-result", () => {
   it("atrium exits with code 0, no stack trace, and no connector child left running", async () => {

@@ -12,8 +12,8 @@ import { readFileSync } from "node:fs";
 import { RawStdioPeer, waitForChildren, hangUp } from "./fixtures/raw-stdio.js";
 import { atriumBin } from "./harness/atrium-client.js";
 import { SHELL_URI } from "../glue/views/shell-page.js";
-import { core } from "../glue/core.js";
-import { Budget } from "../glue/generated/spec.js";
+import { core } from "../glue/decisions/core.js";
+import { Budget } from "../glue/decisions/generated/spec.js";
 
 const SEED = Number(process.env.ATRIUM_FUZZ_SEED ?? 20251125);
 const LINES = 10_000;

@@ -5,8 +5,8 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { RawStdioPeer, waitForChildren, hangUp, type JsonRpcMessage } from "./fixtures/raw-stdio.js";
 import { atriumBin } from "./harness/atrium-client.js";
-import { core } from "../glue/core.js";
-import { Budget } from "../glue/generated/spec.js";
+import { core } from "../glue/decisions/core.js";
+import { Budget } from "../glue/decisions/generated/spec.js";
 
 const lineLimit = core().limitDefault(Budget.request_line_bytes);
 const depthLimit = core().limitDefault(Budget.request_depth);

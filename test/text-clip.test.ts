@@ -2,10 +2,10 @@
 // break preferred for descriptions, and the true length stated when a run's text is cut.
 import { describe, it, expect } from "vitest";
 import fc from "fast-check";
-import { clip, clipAtWord, cutText } from "../glue/text/clip.js";
-import { clampEcho } from "../glue/errors.js";
-import { core } from "../glue/core.js";
-import { Budget } from "../glue/generated/spec.js";
+import { clip, clipAtWord, cutText } from "../glue/support/text/clip.js";
+import { clampEcho } from "../glue/support/errors.js";
+import { core } from "../glue/decisions/core.js";
+import { Budget } from "../glue/decisions/generated/spec.js";
 
 const wellFormed = (s: string) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 

@@ -7,9 +7,9 @@ import { chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { core } from "../glue/core.js";
-import { Budget, EnvelopeFlag } from "../glue/generated/spec.js";
-import { stateDir } from "../glue/state-dir.js";
+import { core } from "../glue/decisions/core.js";
+import { Budget, EnvelopeFlag } from "../glue/decisions/generated/spec.js";
+import { stateDir } from "../glue/support/state-dir.js";
 import { deliverView } from "../glue/views/delivery.js";
 import { writeOfflineView } from "../glue/views/offline-file.js";
 import { ResultStash } from "../glue/results/stash.js";

@@ -101,8 +101,8 @@ describe("the page guard in both delivery modes", () => {
 
 describe("the shell's rules come from the core", () => {
   it("the binding-name rule is read off the core's nameIsValid (spec V2), and the shell carries no other copy", async () => {
-    const { bindingNamePattern } = await import("../glue/views/shell/build.js");
-    const { core } = await import("../glue/core.js");
+    const { bindingNamePattern } = await import("../glue/build/view-shell.js");
+    const { core } = await import("../glue/decisions/core.js");
     const re = bindingNamePattern((n) => core().nameIsValid(n));
     for (const n of ["a", "Incident_list-2", "x".repeat(64)]) expect(re.test(n), n).toBe(true);
     for (const n of ["", "2fast", "_private", "a.b", "naïve", "has space", "x".repeat(65)]) expect(re.test(n), n).toBe(false);

@@ -1,13 +1,13 @@
 // The merged catalog of every connector's tools, each classified by the core
 // (spec/read-only.md) with the operator's lists; the search index is rebuilt lazily
 // whenever a connector's tools or state change.
-import type { Core } from "../core.js";
+import type { Core } from "../decisions/core.js";
 import type { ConnectorRegistry } from "../connectors/registry.js";
 import type { Connector } from "../connectors/connector.js";
-import { hintOf, operatorOf } from "../facts/annotations.js";
-import { ClassReason, Listing, ToolClass } from "../generated/spec.js";
-import { codeName } from "../code-names.js";
-import { AtriumError, clampEcho } from "../errors.js";
+import { hintOf, operatorOf } from "../decisions/facts/annotations.js";
+import { ClassReason, Listing, ToolClass } from "../decisions/generated/spec.js";
+import { codeName } from "../decisions/code-names.js";
+import { AtriumError, clampEcho } from "../support/errors.js";
 import type { CatalogEntry, Safety } from "./entry.js";
 import { buildSearchIndex, type SearchIndex } from "./search-index.js";
 

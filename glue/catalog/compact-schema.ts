@@ -1,8 +1,8 @@
 // A compact, model-facing rendering of an untrusted downstream JSON Schema: the keywords
 // that help build valid arguments, none of the noise, bounded in depth, breadth and size.
 // Never used for validation (the original schema is), so markers may be added.
-import { clipAtWord } from "../text/clip.js";
-import { isJsonObject } from "../json-object.js";
+import { clipAtWord } from "../support/text/clip.js";
+import { isJsonObject } from "../support/json-object.js";
 
 export const MAX_SCHEMA_DEPTH = 8; // a node at this nesting depth becomes {}
 const MAX_ENUM_VALUES = 20;

@@ -1,6 +1,6 @@
 // The one-line description the model sees in a search row.
 import type { CatalogEntry } from "./entry.js";
-import { clipAtWord } from "../text/clip.js";
+import { clipAtWord } from "../support/text/clip.js";
 
 const SHORT_DESCRIPTION_CHARS = 160;
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { binPath, demoServerPath } from "../paths.js";
+import { binPath, demoServerPath } from "../support/paths.js";
 import { DESK_PROGRAM } from "../demo/desk-program.js";
 import { serveLiveView } from "../demo/live-host.js";
 import type { Flags } from "./args.js";

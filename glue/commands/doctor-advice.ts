@@ -1,7 +1,7 @@
 // What `atrium doctor` tells an operator beyond health: operator lists naming tools the server
 // does not have (the operator's intent is silently not applied), and for tools without a
 // readOnlyHint a `readOnlyTools` line to review. Advice only: nothing here changes a config.
-import { editDistance } from "../text/edit-distance.js";
+import { editDistance } from "../support/text/edit-distance.js";
 
 /**
  * First words of tool names that usually mean "only reads" (`list_issues`, `getUser`,

@@ -5,7 +5,7 @@
 // Exit 0 only when every enabled connector is ready and every operator list applies.
 import { createApp } from "../app.js";
 import type { AtriumConfig } from "../config/schema.js";
-import { classReasonText } from "../decision-messages.js";
+import { classReasonText } from "../decisions/messages.js";
 import { readOnlySuggestion, unlistedTools } from "./doctor-advice.js";
 
 type App = ReturnType<typeof createApp>;

@@ -1,7 +1,7 @@
 // Finds and validates the config for a command, or falls back to the embedded demo
 // connector (run through exactly the same stdio path as a user's connector).
-import { core } from "../core.js";
-import { demoServerPath } from "../paths.js";
+import { core } from "../decisions/core.js";
+import { demoServerPath } from "../support/paths.js";
 import { findConfig, loadConfig } from "../config/load.js";
 import { validateConfig } from "../config/validate.js";
 import { labelConfigLines } from "../config/format.js";

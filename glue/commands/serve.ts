@@ -1,6 +1,6 @@
 // `atrium serve`: the stdio MCP server. stdout carries protocol only. Connectors start in
 // parallel without blocking initialize; every child ends when atrium ends.
-import { binPath } from "../paths.js";
+import { binPath } from "../support/paths.js";
 import type { AtriumConfig } from "../config/schema.js";
 import { startSandboxPool } from "../sandbox/start-pool.js";
 import type { createApp } from "../app.js";

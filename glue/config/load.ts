@@ -3,7 +3,7 @@
 // never read from process globals, so the lookup is testable and has one meaning.
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Core } from "../core.js";
+import type { Core } from "../decisions/core.js";
 import type { ValidationResult } from "./schema.js";
 import { validateConfig } from "./validate.js";
 

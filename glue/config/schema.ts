@@ -2,7 +2,7 @@
 // walks. Every number in a validated config is an effective value (the operator's, or the
 // core's default), so no other file repeats a default. Numeric ranges live in spec/budgets.md
 // and are checked by the core; this file only says which key maps to which budget.
-import { Budget, type DeliveryOverrideName } from "../generated/spec.js";
+import { Budget, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 
 export interface ConfigError {
   /** Dotted path into the file (`mcpServers.github.args[2]`); "" for the file as a whole. */

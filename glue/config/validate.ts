@@ -2,15 +2,15 @@
 // Collects every error instead of stopping at the first, and never throws: the input is
 // whatever a user or a host wrote. Numeric limits are judged by the core (limitAccepts);
 // this file holds no ranges or defaults of budgets.
-import type { Core } from "../core.js";
-import { Budget, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../generated/spec.js";
+import type { Core } from "../decisions/core.js";
+import { Budget, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 import {
   ATRIUM_KEYS, CONNECTOR_ID, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
   STDIO_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
   type AtriumConfig, type ConfigError, type ConnectorConfig, type LifecycleConfig, type ResultsConfig, type SandboxConfig, type ValidationResult, type ViewsConfig,
 } from "./schema.js";
-import { isJsonObject } from "../json-object.js";
-import { editDistance } from "../text/edit-distance.js";
+import { isJsonObject } from "../support/json-object.js";
+import { editDistance } from "../support/text/edit-distance.js";
 
 type Obj = Record<string, unknown>;
 

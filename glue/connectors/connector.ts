@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectorConfig } from "../config/schema.js";
-import { AtriumError, clampEcho } from "../errors.js";
+import { AtriumError, clampEcho } from "../support/errors.js";
 import { StderrRing } from "./stderr-ring.js";
 import { createTransport, type ConnectorTransport } from "./transports.js";
 import { LooseResult, readToolResult, readToolsPage, type DownstreamTool, type ToolResult } from "./downstream-shapes.js";

@@ -2,7 +2,7 @@
 // loose schemas and checked here, so one malformed field becomes a typed error or a
 // malformed-hint fact instead of an exception that loses the whole catalog.
 import { z } from "zod";
-import { isJsonObject } from "../json-object.js";
+import { isJsonObject } from "../support/json-object.js";
 
 export const LooseResult = z.looseObject({});
 

@@ -1,8 +1,8 @@
 // atrium behind atrium: each atrium tells its stdio connectors how deep they are, so a chain
 // of atriums (a connector that itself runs atrium, perhaps pointing back) ends at the
 // nesting_depth budget instead of recursing through processes until deadlines stop it.
-import type { Core } from "../core.js";
-import { Budget, BudgetCheck } from "../generated/spec.js";
+import type { Core } from "../decisions/core.js";
+import { Budget, BudgetCheck } from "../decisions/generated/spec.js";
 
 export const NESTING_ENV = "ATRIUM_NESTING_DEPTH";
 

@@ -2,8 +2,8 @@
 // blocking initialize or another connector), looked up by id, and all ended when atrium ends
 // so no child is orphaned.
 import type { AtriumConfig } from "../config/schema.js";
-import { core } from "../core.js";
-import { Budget } from "../generated/spec.js";
+import { core } from "../decisions/core.js";
+import { Budget } from "../decisions/generated/spec.js";
 import { Connector } from "./connector.js";
 import { nesting } from "./nesting.js";
 

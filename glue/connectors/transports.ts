@@ -4,8 +4,8 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ConnectorConfig } from "../config/schema.js";
-import { core } from "../core.js";
-import { Budget } from "../generated/spec.js";
+import { core } from "../decisions/core.js";
+import { Budget } from "../decisions/generated/spec.js";
 import type { StderrRing } from "./stderr-ring.js";
 import type { ExitFacts } from "./start-failure.js";
 import { NESTING_ENV } from "./nesting.js";

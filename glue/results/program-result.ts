@@ -3,9 +3,9 @@
 // builds them. The return value over return_chars becomes one truncation envelope that
 // itself fits the cap and states the true size (truncation is a success).
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Core } from "../core.js";
-import { AtriumError, overBudget, type ErrorBody } from "../errors.js";
-import { Budget, BudgetCheck, EnvelopeFlag, ViewState, type Delivery } from "../generated/spec.js";
+import type { Core } from "../decisions/core.js";
+import { AtriumError, overBudget, type ErrorBody } from "../support/errors.js";
+import { Budget, BudgetCheck, EnvelopeFlag, ViewState, type Delivery } from "../decisions/generated/spec.js";
 import type { RunOutcome } from "../sandbox/protocol.js";
 import { jsonDepth } from "../sandbox/json-depth.js";
 import type { Stopped } from "../sandbox/pool.js";

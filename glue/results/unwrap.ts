@@ -1,8 +1,8 @@
 // Value mode: an MCP tool result turned into the one value a program or model wants.
 // Downstream servers may send anything, so this never throws on malformed content.
-import { core } from "../core.js";
-import { Budget } from "../generated/spec.js";
-import { clip } from "../text/clip.js";
+import { core } from "../decisions/core.js";
+import { Budget } from "../decisions/generated/spec.js";
+import { clip } from "../support/text/clip.js";
 
 export type Unwrapped = { ok: true; data: unknown } | { ok: false; error: { message: string } };
 

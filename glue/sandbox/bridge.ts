@@ -2,17 +2,17 @@
 // against the run's budgets through the core, and goes through the same paths as the direct
 // tools (search index, invoke.ts). Failures become typed errors the guest receives. Each call
 // lives within its run (RunScope): aborted when the run ends, and given no more time than the run has left.
-import type { Core } from "../core.js";
+import type { Core } from "../decisions/core.js";
 import type { Catalog } from "../catalog/catalog.js";
-import { describeTool, findTools } from "../catalog/discovery.js";
-import { invoke } from "../invoke.js";
+import { describeTool, findTools } from "../calls/discovery.js";
+import { invoke } from "../calls/invoke.js";
 import { unwrapToolResult } from "../results/unwrap.js";
-import { AtriumError, asAtriumError, overBudget } from "../errors.js";
-import { Budget, BudgetCheck } from "../generated/spec.js";
+import { AtriumError, asAtriumError, overBudget } from "../support/errors.js";
+import { Budget, BudgetCheck } from "../decisions/generated/spec.js";
 import type { HostCall } from "./protocol.js";
 import type { RunScope } from "./pool.js";
 import { DESCRIBE_PAYLOAD_CHARS, MAX_DESCRIBE, batchCallsOver, batchNotArray, checkDepth, describeTooLarge, hostCallsOver, payloadOver, searchQueryOver } from "./host-gate.js";
-import { cutText } from "../text/clip.js";
+import { cutText } from "../support/text/clip.js";
 
 export interface BridgeLimits { hostCalls: number; batchCalls: number; callPayloadBytes: number }
 export interface OpStats { count: number; failures: number; bytesIn: number; bytesOut: number; ms: number }

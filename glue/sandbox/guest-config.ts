@@ -2,7 +2,7 @@
 // map to the same identifier share one, which refuses every call with ambiguous_tool_alias), the
 // typed error of each ambiguous name built here so its retryable comes from the core, and the
 // text limits the prelude cuts to.
-import { AtriumError } from "../errors.js";
+import { AtriumError } from "../support/errors.js";
 import type { AliasConnector } from "./protocol.js";
 import type { WorkerLimits } from "./run-limits.js";
 

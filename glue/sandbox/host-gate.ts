@@ -3,9 +3,9 @@
 // nesting, then the run's host-call count. These are the bridge's rules (the bridge checks them
 // again), so only calls the bridge would run cross: a flood or an oversized argument costs the
 // main thread nothing. Every refusal is a typed error naming its budget, and spends nothing.
-import type { Core } from "../core.js";
-import { Budget, BudgetCheck } from "../generated/spec.js";
-import { AtriumError, overBudget } from "../errors.js";
+import type { Core } from "../decisions/core.js";
+import { Budget, BudgetCheck } from "../decisions/generated/spec.js";
+import { AtriumError, overBudget } from "../support/errors.js";
 import type { WorkerLimits } from "./run-limits.js";
 import type { HostCall } from "./protocol.js";
 import { jsonDepth } from "./json-depth.js";

@@ -2,9 +2,9 @@
 // record they fill (logs, emitted blocks, the view). No native lets a host-side exception reach
 // the guest as an engine message: a failure becomes a typed error the prelude throws.
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten";
-import type { Core } from "../core.js";
-import { Budget, BudgetCheck } from "../generated/spec.js";
-import { AtriumError, overBudget } from "../errors.js";
+import type { Core } from "../decisions/core.js";
+import { Budget, BudgetCheck } from "../decisions/generated/spec.js";
+import { AtriumError, overBudget } from "../support/errors.js";
 import { acceptView, type AcceptedView } from "./view-accept.js";
 import { checkBlock } from "./emit-block.js";
 import type { WorkerLimits } from "./run-limits.js";

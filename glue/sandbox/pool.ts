@@ -7,7 +7,7 @@
 import { setMaxListeners } from "node:events";
 import { Worker } from "node:worker_threads";
 import { readFileSync } from "node:fs";
-import { AtriumError } from "../errors.js";
+import { AtriumError } from "../support/errors.js";
 import type { CatalogClasses, FromWorker, HostCall, RunJob, RunOutcome } from "./protocol.js";
 
 export interface PoolOptions { size: number; queue: number; heapBytes: number; workerPath: string; wasmPath: string }

@@ -1,6 +1,6 @@
 // Messages between the main thread and a sandbox worker. Payloads cross as JSON strings so
 // nothing but data ever reaches the guest.
-import type { ErrorBody } from "../errors.js";
+import type { ErrorBody } from "../support/errors.js";
 
 export interface RunLimits {
   cpuMs: number;

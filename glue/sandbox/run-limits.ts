@@ -2,8 +2,8 @@
 // own value when the job carries it, else the budget's default for a limit no operator sets,
 // else the top of the operator range for one an operator may set (the worker must never be
 // stricter than the bridge, which checks the exact value again on the main thread).
-import type { Core } from "../core.js";
-import { Budget } from "../generated/spec.js";
+import type { Core } from "../decisions/core.js";
+import { Budget } from "../decisions/generated/spec.js";
 import type { RunLimits } from "./protocol.js";
 
 export type WorkerLimits = Required<RunLimits>;

@@ -2,12 +2,12 @@
 // against the catalog as of the run's start (every bound address must resolve and be
 // read-only now; the shell's reads cross the gate again at use time), and the payload
 // charged to the shared emitted-byte budget. A refusal accepts nothing.
-import type { Core } from "../core.js";
+import type { Core } from "../decisions/core.js";
 import { checkManifest } from "../views/manifest.js";
-import { AtriumError, overBudget } from "../errors.js";
-import { Budget, BudgetCheck, ViewCheck } from "../generated/spec.js";
-import { codeName } from "../code-names.js";
-import { describeViewCheck } from "../decision-messages.js";
+import { AtriumError, overBudget } from "../support/errors.js";
+import { Budget, BudgetCheck, ViewCheck } from "../decisions/generated/spec.js";
+import { codeName } from "../decisions/code-names.js";
+import { describeViewCheck } from "../decisions/messages.js";
 
 interface ViewPayload { html: string; reads?: Record<string, unknown> }
 export interface AcceptedView { payload: ViewPayload; bytes: number }

@@ -5,8 +5,8 @@
 // value (a getter or toJSON may spin), which goes through the prelude's describe.
 import { parentPort, workerData } from "node:worker_threads";
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, type QuickJSDeferredPromise, type QuickJSHandle } from "quickjs-emscripten";
-import { core } from "../core.js";
-import { Budget } from "../generated/spec.js";
+import { core } from "../decisions/core.js";
+import { Budget } from "../decisions/generated/spec.js";
 import { PRELUDE } from "./prelude.js";
 import { workerLimits } from "./run-limits.js";
 import { installNatives, type RunRecord } from "./natives.js";

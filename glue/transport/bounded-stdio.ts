@@ -13,8 +13,8 @@ import process from "node:process";
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { core } from "../core.js";
-import { Budget } from "../generated/spec.js";
+import { core } from "../decisions/core.js";
+import { Budget } from "../decisions/generated/spec.js";
 import { LineReader, type LineLimits } from "./line-reader.js";
 import { judgeLine, type ErrorAnswer } from "./jsonrpc-guard.js";
 

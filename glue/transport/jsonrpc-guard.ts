@@ -10,7 +10,7 @@
 //                           that are not structured (null, a string…), or an unknown member
 //   -32601 method not found a method the server does not serve (its params are not looked at)
 //   -32602 invalid params   params the SDK's request schema refuses (an array, a bad `_meta`…);
-//                           per-method params are checked by the server itself (glue/server.ts)
+//                           per-method params are checked by the server itself (glue/mcp/server.ts)
 //
 // The answer carries the request's id when it is readable: from the parsed message, or, for a
 // line that is never parsed (too long, too deep, not UTF-8, not JSON), the top-level id read by
@@ -29,8 +29,8 @@ import {
   JSONRPCErrorResponseSchema,
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
-import { clampEcho } from "../errors.js";
-import { isJsonObject } from "../json-object.js";
+import { clampEcho } from "../support/errors.js";
+import { isJsonObject } from "../support/json-object.js";
 import type { Line, LineLimits } from "./line-reader.js";
 
 type RequestId = string | number;

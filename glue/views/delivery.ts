@@ -2,7 +2,7 @@
 // in-memory store behind the app-only get_view tool, or the offline file. Returns what the
 // result carries; the model is told how the view went, never its bytes.
 import { randomUUID } from "node:crypto";
-import { EnvelopeFlag } from "../generated/spec.js";
+import { EnvelopeFlag } from "../decisions/generated/spec.js";
 import type { ResultStash } from "../results/stash.js";
 import { writeOfflineView } from "./offline-file.js";
 

@@ -1,9 +1,9 @@
 // Walks a view manifest (`atrium.ui(html, { reads })`) in declaration order and asks the
 // core about each fact (spec/view-manifest.md). The first non-ok answer refuses the whole
 // manifest; `at` names the offending binding or key.
-import type { Core } from "../core.js";
-import { AddressShape, ListShape, Resolution, ValueShape, ViewCheck } from "../generated/spec.js";
-import { isJsonObject } from "../json-object.js";
+import type { Core } from "../decisions/core.js";
+import { AddressShape, ListShape, Resolution, ValueShape, ViewCheck } from "../decisions/generated/spec.js";
+import { isJsonObject } from "../support/json-object.js";
 
 export interface ManifestVerdict { code: ViewCheck; at?: string }
 /** Resolves an address to its current class, or "unknown". */

@@ -1,12 +1,12 @@
 // Writes an offline view file where only this user can read it: atrium's private views
-// directory under the user's state directory (glue/state-dir.ts), or the operator's
+// directory under the user's state directory (glue/support/state-dir.ts), or the operator's
 // views.directory. The file is written 0600 under a temporary name in the same directory and
 // renamed into place, then retention prunes old files (view-retention.ts). A directory that
 // cannot be private means no file, and a reason for the model.
 import { randomBytes } from "node:crypto";
 import { renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { stateDir } from "../state-dir.js";
+import { stateDir } from "../support/state-dir.js";
 import { offlineHtml } from "./offline-html.js";
 import { privateDir } from "./private-dir.js";
 import { pruneViewFiles, viewFileName, viewTempName } from "./view-retention.js";

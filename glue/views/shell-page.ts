@@ -7,7 +7,7 @@
 // into a `call_tool` request in value mode; the page never sees the bound address.
 //
 // The shell's program is browser TypeScript in glue/views/shell/browser/ (its own tsconfig, DOM
-// lib); glue/views/shell/build.ts bundles it at build time (`vite build`) into the one document,
+// lib); glue/build/view-shell.ts bundles it at build time (`vite build`) into the one document,
 // dist/bundle/SHELL_FILE, which this module reads. The server never loads vite.
 //
 // Hosts cache the resource by URI: any change to these bytes must bump the version segment
@@ -22,7 +22,7 @@
 
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { binPath } from "../paths.js";
+import { binPath } from "../support/paths.js";
 
 export const SHELL_URI = "ui://atrium/view/v1";
 export const SHELL_MIME = "text/html;profile=mcp-app";
@@ -32,7 +32,7 @@ export const VIEW_CSP =
   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; " +
   "connect-src 'none'; frame-src 'none'; child-src 'none'; worker-src 'none'; form-action 'none'; base-uri 'none'";
 
-/** The built shell document's name in dist/bundle/ (written by glue/views/shell/build.ts). */
+/** The built shell document's name in dist/bundle/ (written by glue/build/view-shell.ts). */
 export const SHELL_FILE = "view-shell.html";
 
 const shellPath = join(dirname(binPath), "..", "dist", "bundle", SHELL_FILE);

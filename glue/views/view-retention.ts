@@ -4,8 +4,8 @@
 // anything else.
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { core } from "../core.js";
-import { Budget } from "../generated/spec.js";
+import { core } from "../decisions/core.js";
+import { Budget } from "../decisions/generated/spec.js";
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 /** A view file's name for an id. */

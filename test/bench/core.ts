@@ -1,7 +1,7 @@
 // Decision-core call cost: µs per call, measured over batches of many calls.
-import { core } from "../../glue/core.js";
+import { core } from "../../glue/decisions/core.js";
 import { checkManifest } from "../../glue/views/manifest.js";
-import { Budget, Hint, Operator } from "../../glue/generated/spec.js";
+import { Budget, Hint, Operator } from "../../glue/decisions/generated/spec.js";
 import { stats, type Stats } from "./stats.js";
 
 function perCall(fn: (i: number) => unknown, batch = 20_000, rounds = 30): Stats {

@@ -6,10 +6,10 @@ import { Worker, isMainThread, parentPort, workerData } from "node:worker_thread
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
-import { compileCore, coreSources, repoRoot } from "../../glue/spec/build.js";
-import { createCore } from "../../glue/core.js";
-import { readSpec } from "../../glue/spec/parse.js";
-import { runExamples } from "../../glue/spec/examples.js";
+import { compileCore, coreSources, repoRoot } from "../../glue/build/spec/build.js";
+import { createCore } from "../../glue/decisions/core.js";
+import { readSpec } from "../../glue/build/spec/parse.js";
+import { runExamples } from "../../glue/build/spec/examples.js";
 import { coreProperties } from "../properties/core-properties.js";
 import { findMutants, apply, type Mutant } from "./sites.js";
 import { semanticMutants } from "./semantic.js";

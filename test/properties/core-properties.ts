@@ -2,8 +2,8 @@
 // committed wasm (test/core-properties.test.ts) and by the mutation run against every mutant.
 // Each property throws when it fails (fast-check's assert).
 import fc from "fast-check";
-import type { Core } from "../../glue/core.js";
-import { Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck } from "../../glue/generated/spec.js";
+import type { Core } from "../../glue/decisions/core.js";
+import { Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 

@@ -1,4 +1,4 @@
-// What glue/views/shell/build.ts puts in place of ATRIUM_SHELL_INJECT when it assembles the shell
+// What glue/build/view-shell.ts puts in place of ATRIUM_SHELL_INJECT when it assembles the shell
 // document (after bundling, so the injected source keeps its exact bytes). Every value comes
 // from the server side: the CSPs and the page guard (page-guard.ts), the frame tag scanner
 // (frame-tags.ts), the page scripts (page-size.mts, page-read.mts, bundled first), the shell

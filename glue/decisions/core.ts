@@ -1,8 +1,10 @@
 // The only door into the decision core (wasm/core.wasm). Loads the wasm once, marshals
 // plain values across the boundary and decodes packed answers. No decision lives here:
 // every rule is in spec/ and assembly/. This file imports nothing else of the glue
-// except the generated code tables.
-import { existsSync, readFileSync } from "node:fs";
+// except the generated code tables and the package root (to find the committed wasm).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "../support/package-root.js";
 import type { ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass } from "./generated/spec.js";
 
 interface CoreExports {
@@ -145,8 +147,7 @@ export function core(): Core {
   return (loaded ??= createCore(readFileSync(committedWasmPath())));
 }
 
-/** wasm/core.wasm, found from glue/ (vitest) and from dist/glue/ (the built CLI). */
+/** wasm/core.wasm under the package root (vitest, the compiled tree and the bundle alike). */
 export function committedWasmPath(): string {
-  const near = new URL("../wasm/core.wasm", import.meta.url).pathname;
-  return existsSync(near) ? near : new URL("../../wasm/core.wasm", import.meta.url).pathname;
+  return join(packageRoot, "wasm/core.wasm");
 }

@@ -4,11 +4,11 @@ import { z } from "zod";
 import { createHash } from "node:crypto";
 import { defineTool } from "./meta-tool.js";
 import { jsonResult } from "./tool-result.js";
-import { MAX_LIMIT, DEFAULT_LIMIT } from "../catalog/search-index.js";
-import { findTools } from "../catalog/discovery.js";
-import { AtriumError } from "../errors.js";
-import { core } from "../core.js";
-import { Budget } from "../generated/spec.js";
+import { MAX_LIMIT, DEFAULT_LIMIT } from "../../catalog/search-index.js";
+import { findTools } from "../../calls/discovery.js";
+import { AtriumError } from "../../support/errors.js";
+import { core } from "../../decisions/core.js";
+import { Budget } from "../../decisions/generated/spec.js";
 
 /** One query, from here or a program's atrium.search (budget search_query_chars). */
 const QUERY_CHARS = core().limitDefault(Budget.search_query_chars);

@@ -2,7 +2,7 @@
 // through the core (spec/host-detection.md), and keeps the decision.
 import type { Core, HostDecision } from "./core.js";
 import { hostFacts } from "./facts/host.js";
-import type { ViewsConfig } from "./config/schema.js";
+import type { ViewsConfig } from "../config/schema.js";
 
 export class HostState {
   private decision?: HostDecision;

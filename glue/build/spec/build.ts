@@ -5,15 +5,10 @@ import asc from "assemblyscript/asc";
 import { readFileSync, existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { createHash } from "node:crypto";
+import { packageRoot } from "../../support/package-root.js";
 
-/** The repository root: the nearest folder above this file holding asconfig.json (works from glue/ and from dist/glue/). */
-export const repoRoot = findRoot(new URL(".", import.meta.url).pathname);
-function findRoot(dir: string): string {
-  for (let d = dir; ; d = resolve(d, "..")) {
-    if (existsSync(join(d, "asconfig.json"))) return d;
-    if (d === resolve(d, "..")) throw new Error("atrium: cannot find asconfig.json above " + dir);
-  }
-}
+/** The repository root is the package root (it holds asconfig.json, spec/, assembly/, wasm/). */
+export const repoRoot = packageRoot;
 const CORE_ENTRY = "assembly/core.ts";
 export const CORE_WASM = "wasm/core.wasm";
 export const BUILD_RECORD = "wasm/build.json";

@@ -2,7 +2,7 @@
 // spec/host-detection.md. Shapes only; the core decides what they mean.
 import type { Core, HostFacts } from "../core.js";
 import { DeliveryOverride, ExtState, MimeState, UI_EXTENSION_ID } from "../generated/spec.js";
-import { isJsonObject } from "../json-object.js";
+import { isJsonObject } from "../../support/json-object.js";
 
 const isPlainObject = isJsonObject;
 

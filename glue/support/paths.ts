@@ -1,19 +1,9 @@
-// Files atrium ships, found from wherever the running code lives (glue/ under vitest,
-// dist/glue/ compiled, dist/bundle/ bundled): walk up to the package root once.
+// Files atrium ships, resolved from the package root (package-root.ts).
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { packageRoot } from "./package-root.js";
 
-function findRoot(): string {
-  for (let d = dirname(fileURLToPath(import.meta.url)); ; d = dirname(d)) {
-    const pkg = join(d, "package.json");
-    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "atrium-mcp") return d;
-    if (d === dirname(d)) throw new Error("atrium: cannot find its package root");
-  }
-}
-
-const packageRoot = findRoot();
 export const packageVersion: string = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")).version;
 export const binPath = join(packageRoot, "bin/atrium.js");
 export const skillsDir = join(packageRoot, "glue/skills");

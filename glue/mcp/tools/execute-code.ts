@@ -3,12 +3,12 @@
 // result envelope is the core's decision.
 import { z } from "zod";
 import { defineTool, type ToolContext } from "./meta-tool.js";
-import { buildAliases, GUEST_GLOBALS, toIdentifier } from "../sandbox/aliases.js";
-import { RunBridge } from "../sandbox/bridge.js";
-import { programResult } from "../results/program-result.js";
-import { Delivery } from "../generated/spec.js";
-import type { AtriumConfig } from "../config/schema.js";
-import { SHELL_URI } from "../views/shell-page.js";
+import { buildAliases, GUEST_GLOBALS, toIdentifier } from "../../sandbox/aliases.js";
+import { RunBridge } from "../../sandbox/bridge.js";
+import { programResult } from "../../results/program-result.js";
+import { Delivery } from "../../decisions/generated/spec.js";
+import type { AtriumConfig } from "../../config/schema.js";
+import { SHELL_URI } from "../../views/shell-page.js";
 
 const MAX_CODE_CHARS = 100_000;
 const CONNECTOR_LIST_CHARS = 300;

@@ -1,13 +1,13 @@
 // The one path every downstream call takes — direct (call_tool, call_destructive_tool), from a
 // program, or from a view: resolve the address → the core's read-only gate on the current
 // catalog → argument and payload checks → the connector's deadline → a typed result or error.
-import type { Core } from "./core.js";
-import type { Catalog } from "./catalog/catalog.js";
-import type { CatalogEntry } from "./catalog/entry.js";
-import type { ToolResult } from "./connectors/downstream-shapes.js";
-import { AtriumError } from "./errors.js";
-import { Budget, BudgetCheck, type ClassReasonName } from "./generated/spec.js";
-import { approvalPurposeText } from "./decision-messages.js";
+import type { Core } from "../decisions/core.js";
+import type { Catalog } from "../catalog/catalog.js";
+import type { CatalogEntry } from "../catalog/entry.js";
+import type { ToolResult } from "../connectors/downstream-shapes.js";
+import { AtriumError } from "../support/errors.js";
+import { Budget, BudgetCheck, type ClassReasonName } from "../decisions/generated/spec.js";
+import { approvalPurposeText } from "../decisions/messages.js";
 
 export interface InvokeRequest {
   address: unknown;

@@ -9,12 +9,12 @@ import {
   type CallToolResult, type Notification, type Request, type Result, type ServerNotification, type ServerRequest, type ServerResult, type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { AtriumError, clampEcho } from "./errors.js";
+import { AtriumError, clampEcho } from "../support/errors.js";
 import { errorResult } from "./tools/tool-result.js";
 import { contextFor, listingSchema, type MetaTool, type ToolContext } from "./tools/meta-tool.js";
-import type { HostState } from "./host-detection.js";
-import { HostKind, UI_EXTENSION_ID } from "./generated/spec.js";
-import { SHELL_MIME, SHELL_URI, shellHtml } from "./views/shell-page.js";
+import type { HostState } from "../decisions/host-detection.js";
+import { HostKind, UI_EXTENSION_ID } from "../decisions/generated/spec.js";
+import { SHELL_MIME, SHELL_URI, shellHtml } from "../views/shell-page.js";
 import { INSTRUCTIONS } from "./instructions.js";
 
 export interface ServerDeps {

@@ -2,10 +2,10 @@
 // every deployment (a static file shipped with the package).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { skillsDir } from "../paths.js";
+import { skillsDir } from "../../support/paths.js";
 import { z } from "zod";
 import { defineTool } from "./meta-tool.js";
-import { AtriumError } from "../errors.js";
+import { AtriumError } from "../../support/errors.js";
 
 const SKILLS: Record<string, { summary: string; file: string }> = {
   usage: { summary: "How to find and call tools through atrium; read once per task", file: "usage.md" },

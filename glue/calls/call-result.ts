@@ -4,12 +4,12 @@
 // in every mode: the typed { error: { code, message, retryable } } with its own text inside.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolResult } from "../connectors/downstream-shapes.js";
-import { AtriumError } from "../errors.js";
+import { AtriumError } from "../support/errors.js";
 import { capText } from "../results/cap.js";
 import { projectFields, ProjectionError } from "../results/project.js";
 import type { ResultStash } from "../results/stash.js";
 import { unwrapToolResult } from "../results/unwrap.js";
-import { isJsonObject } from "../json-object.js";
+import { isJsonObject } from "../support/json-object.js";
 
 type ResultMode = "mcp" | "value";
 interface ShapeOptions { mode: ResultMode; fields?: string[]; capBytes: number; stash: ResultStash; address: string }

@@ -1,12 +1,12 @@
 // Runs every spec example against a core instance (the committed wasm, a fresh build, or
 // a mutant). One runner per family turns `given` into core calls through the same glue
 // functions the server uses, and produces the named decision that `expect` is compared to.
-import type { Core } from "../core.js";
-import { hostFacts, type DeliveryOverrideName } from "../facts/host.js";
-import { hintOf } from "../facts/annotations.js";
-import { checkManifest } from "../views/manifest.js";
+import type { Core } from "../../decisions/core.js";
+import { hostFacts, type DeliveryOverrideName } from "../../decisions/facts/host.js";
+import { hintOf } from "../../decisions/facts/annotations.js";
+import { checkManifest } from "../../views/manifest.js";
 import { codeOf, type Example, type Spec } from "./parse.js";
-import { codeName } from "../code-names.js";
+import { codeName } from "../../decisions/code-names.js";
 
 interface ExampleResult { example: Example; pass: boolean; vacuous: boolean; actual: Record<string, unknown>; error?: string }
 export interface ExamplesReport { results: ExampleResult[]; passed: number; total: number; vacuous: number; clausesWithoutExample: string[] }

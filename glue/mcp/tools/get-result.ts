@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { defineTool } from "./meta-tool.js";
 import { jsonResult } from "./tool-result.js";
-import { sliceUtf8, utf8Length } from "../results/utf8.js";
-import { AtriumError } from "../errors.js";
+import { sliceUtf8, utf8Length } from "../../results/utf8.js";
+import { AtriumError } from "../../support/errors.js";
 
 export const getResult = defineTool({
   name: "get_result",

@@ -2,12 +2,12 @@
 // generated from the zod schema that also validates its arguments) and its handler.
 import { z } from "zod";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import type { Core } from "../core.js";
-import type { Catalog } from "../catalog/catalog.js";
-import type { ResultStash } from "../results/stash.js";
-import type { AtriumConfig } from "../config/schema.js";
-import type { SandboxPool } from "../sandbox/pool.js";
-import type { HostState } from "../host-detection.js";
+import type { Core } from "../../decisions/core.js";
+import type { Catalog } from "../../catalog/catalog.js";
+import type { ResultStash } from "../../results/stash.js";
+import type { AtriumConfig } from "../../config/schema.js";
+import type { SandboxPool } from "../../sandbox/pool.js";
+import type { HostState } from "../../decisions/host-detection.js";
 
 export interface ToolContext {
   core: Core;

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineTool } from "./meta-tool.js";
 import { jsonResult } from "./tool-result.js";
-import { AtriumError } from "../errors.js";
+import { AtriumError } from "../../support/errors.js";
 
 export const getView = defineTool({
   name: "get_view",

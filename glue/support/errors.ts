@@ -1,7 +1,7 @@
 // Typed errors: every failure a user or a downstream can cause becomes one of these, with
 // `retryable` decided by the core (spec/envelope.md E7) and, where it helps, a nextAction.
-import { core } from "./core.js";
-import { Budget, ErrorCode, type BudgetName, type ErrorCodeName } from "./generated/spec.js";
+import { core } from "../decisions/core.js";
+import { Budget, ErrorCode, type BudgetName, type ErrorCodeName } from "../decisions/generated/spec.js";
 import { clip } from "./text/clip.js";
 
 export interface NextAction { tool: string; arguments: Record<string, unknown>; purpose: string }

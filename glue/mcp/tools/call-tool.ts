@@ -2,8 +2,8 @@
 // write path). Both take the one invocation path; `reason` is never forwarded downstream.
 import { z } from "zod";
 import { defineTool, type ToolContext } from "./meta-tool.js";
-import { shapeCallResult } from "./call-result.js";
-import { invoke } from "../invoke.js";
+import { shapeCallResult } from "../../calls/call-result.js";
+import { invoke } from "../../calls/invoke.js";
 
 const common = {
   address: z.string().min(1).max(300).describe("<connector>.<tool> from search_tools"),

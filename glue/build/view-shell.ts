@@ -14,13 +14,13 @@
 // ../shell-version.json, test/shell-version.test.ts).
 import { fileURLToPath } from "node:url";
 import { build, type Plugin, type Rollup } from "vite";
-import { core } from "../../core.js";
-import { Budget } from "../../generated/spec.js";
-import { FRAME_TAGS_JS } from "../frame-tags.js";
-import { PAGE_GUARD_CSP, PAGE_GUARD_SCRIPT } from "../page-guard.js";
-import { SHELL_FILE, SHELL_URI, VIEW_CSP } from "../shell-page.js";
+import { core } from "../decisions/core.js";
+import { Budget } from "../decisions/generated/spec.js";
+import { FRAME_TAGS_JS } from "../views/frame-tags.js";
+import { PAGE_GUARD_CSP, PAGE_GUARD_SCRIPT } from "../views/page-guard.js";
+import { SHELL_FILE, SHELL_URI, VIEW_CSP } from "../views/shell-page.js";
 
-const browserFile = (name: string) => fileURLToPath(new URL(`./browser/${name}`, import.meta.url));
+const browserFile = (name: string) => fileURLToPath(new URL(`../views/shell/browser/${name}`, import.meta.url));
 
 /** The vite plugin that emits the shell document into the bundle (dist/bundle/SHELL_FILE). */
 export function shellDocument(): Plugin {
@@ -40,7 +40,7 @@ async function bundle(name: string): Promise<string> {
     envDir: false,
     publicDir: false,
     logLevel: "warn",
-    root: fileURLToPath(new URL(".", import.meta.url)),
+    root: fileURLToPath(new URL("../views/shell/", import.meta.url)),
     build: {
       write: false,
       minify: false,

@@ -7,7 +7,7 @@ import { readSpec } from "./parse.js";
 import { writeGenerated } from "./generate.js";
 import { ASC_ARGS, BUILD_RECORD, CORE_WASM, ascVersion, compileCore, repoRoot, sha256, sourceDigest } from "./build.js";
 import { runExamples } from "./examples.js";
-import { createCore } from "../core.js";
+import { createCore } from "../../decisions/core.js";
 
 const spec = readSpec();
 const regenerated = writeGenerated(spec);

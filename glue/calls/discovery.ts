@@ -1,11 +1,11 @@
 // The one discovery service behind `search_tools`, a program's `atrium.search` and
 // `atrium.describe`: the same ranking, the same row shape, and the same list of connectors
 // whose tools are missing (and why), whichever path asks.
-import type { Catalog } from "./catalog.js";
-import { searchIndex, type SearchQuery } from "./search-index.js";
-import { shortDescription } from "./describe.js";
-import { compactSchema } from "./compact-schema.js";
-import type { CatalogEntry } from "./entry.js";
+import type { Catalog } from "../catalog/catalog.js";
+import { searchIndex, type SearchQuery } from "../catalog/search-index.js";
+import { shortDescription } from "../catalog/describe.js";
+import { compactSchema } from "../catalog/compact-schema.js";
+import type { CatalogEntry } from "../catalog/entry.js";
 
 interface Unavailable { connector: string; state: string; problem: string }
 export interface Found {
