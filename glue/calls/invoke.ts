@@ -15,8 +15,8 @@ export interface InvokeRequest {
   /** Only call_destructive_tool sets this; every other path runs read-only tools only. */
   allowApproval: boolean;
   signal?: AbortSignal;
-  /** The time the caller has left (a program: its run's wall clock); the call's deadline is this
-   * or the connector's timeoutMs, whichever is smaller, so a call never outlives its caller. */
+  /** The time the caller has left (a program: its run's wall clock); the connector caps its own
+   * deadline by it, so a call never outlives its caller. */
   timeLeftMs?: () => number;
 }
 export interface Invoked { entry: CatalogEntry; result: ToolResult; durationMs: number }
@@ -48,9 +48,7 @@ export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<In
     throw new AtriumError("budget_exceeded", `args for ${entry.address} are ${bytes} bytes; the call_payload_bytes budget allows ${ctx.callPayloadBytes}`, { details: { budget: "call_payload_bytes", limit: ctx.callPayloadBytes, requested: bytes, room: ctx.callPayloadBytes } });
   }
   const started = performance.now();
-  const timeoutMs = Math.min(connector.config.timeoutMs, Math.ceil(req.timeLeftMs?.() ?? Infinity));
-  if (timeoutMs <= 0) throw new AtriumError("timeout", `no time is left for ${entry.address}: the program's run is out of time (program_wall_ms)`, { details: { address: entry.address, budget: "program_wall_ms" } });
-  const result = await connector.call(entry.name, args as Record<string, unknown>, { timeoutMs, signal: req.signal });
+  const result = await connector.call(entry.name, args as Record<string, unknown>, { timeLeftMs: req.timeLeftMs?.(), signal: req.signal });
   return { entry, result, durationMs: performance.now() - started };
 }
 

@@ -88,14 +88,18 @@ export class Connector {
     return new AtriumError("unavailable", `connector ${this.id} announced that its tools changed and ${why}`, { details: { connector: this.id, state: this.state }, recovering });
   }
 
-  async call(name: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<ToolResult> {
+  /** One tools/call. Its deadline is this connector's timeoutMs, or the time its caller has left
+   * (`timeLeftMs`, a program's run) when that is shorter. */
+  async call(name: string, args: Record<string, unknown>, opts: { timeLeftMs?: number; signal?: AbortSignal }): Promise<ToolResult> {
     const client = this.client;
     if (this.state !== "ready" || !client) throw this.unavailable();
+    const timeoutMs = Math.min(this.config.timeoutMs, Math.ceil(opts.timeLeftMs ?? Infinity));
+    if (timeoutMs <= 0) throw new AtriumError("timeout", `no time is left for ${this.id}.${name}: the program's run is out of time (program_wall_ms)`, { details: { address: `${this.id}.${name}`, budget: "program_wall_ms" } });
     let raw: Record<string, unknown>;
     try {
-      raw = await client.request({ method: "tools/call", params: { name, arguments: args } }, LooseResult, { timeout: opts.timeoutMs, signal: opts.signal });
+      raw = await client.request({ method: "tools/call", params: { name, arguments: args } }, LooseResult, { timeout: timeoutMs, signal: opts.signal });
     } catch (e) {
-      throw this.callError(name, e, opts);
+      throw this.callError(name, e, { timeoutMs, signal: opts.signal });
     }
     const read = readToolResult(raw);
     if (!read.ok) throw new AtriumError("connector_call_failed", `${this.id}.${name} returned a malformed result: ${read.reason}`, { details: { connector: this.id } });
