@@ -23,7 +23,6 @@ const NUMERIC_KEYS = [
 const VARIANT_KEYS = ["anyOf", "oneOf", "allOf"] as const;
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => isJsonObject(v);
 
 /** Define an own data property: never runs a setter, whatever the key ("__proto__" is dropped anyway). */
 function put(target: Json, key: string, value: unknown): void {
@@ -43,7 +42,7 @@ function cloneValue(v: unknown, depth: number): unknown {
   if (v === null || typeof v === "boolean") return v;
   if (depth >= MAX_SCHEMA_DEPTH) return null;
   if (Array.isArray(v)) return v.slice(0, MAX_ENUM_VALUES).map((x) => cloneValue(x, depth + 1));
-  if (isObject(v)) {
+  if (isJsonObject(v)) {
     const out: Json = {};
     for (const k of Object.keys(v).slice(0, MAX_PROPERTIES)) if (k !== "__proto__") put(out, k, cloneValue(v[k], depth + 1));
     return out;
@@ -68,7 +67,7 @@ function resolveRef(root: unknown, ref: string): unknown {
   for (const raw of ref.slice(1).split("/").slice(1)) {
     const key = safeDecode(raw).replace(/~1/g, "/").replace(/~0/g, "~");
     if (Array.isArray(node) && /^\d+$/.test(key)) node = node[Number(key)];
-    else if (isObject(node) && Object.hasOwn(node, key)) node = node[key];
+    else if (isJsonObject(node) && Object.hasOwn(node, key)) node = node[key];
     else return undefined;
   }
   return node;
@@ -76,7 +75,7 @@ function resolveRef(root: unknown, ref: string): unknown {
 
 function compactNode(node: unknown, depth: number, st: State): unknown {
   if (typeof node === "boolean") return node; // true/false are valid schemas
-  if (!isObject(node) || depth >= MAX_SCHEMA_DEPTH || ++st.nodes > MAX_NODES) return {};
+  if (!isJsonObject(node) || depth >= MAX_SCHEMA_DEPTH || ++st.nodes > MAX_NODES) return {};
 
   const ref = node.$ref;
   if (typeof ref === "string") {
@@ -87,7 +86,7 @@ function compactNode(node: unknown, depth: number, st: State): unknown {
     try {
       const out = compactNode(target, depth, st);
       // A description beside the $ref describes this use of the type: it wins.
-      if (isObject(out) && typeof node.description === "string") {
+      if (isJsonObject(out) && typeof node.description === "string") {
         put(out, "description", clampDescription(node.description));
       }
       return out;
@@ -120,7 +119,7 @@ function compactNode(node: unknown, depth: number, st: State): unknown {
     if (typeof v === "number" && Number.isFinite(v)) put(out, k, v);
   }
 
-  if (isObject(node.properties)) {
+  if (isJsonObject(node.properties)) {
     const keys = Object.keys(node.properties).filter((k) => k !== "__proto__");
     const props: Json = {};
     for (const k of keys.slice(0, MAX_PROPERTIES)) put(props, k, compactNode(node.properties[k], depth + 1, st));
@@ -137,7 +136,7 @@ function compactNode(node: unknown, depth: number, st: State): unknown {
     put(out, "items", compactNode(node.items, depth + 1, st));
   }
   // A map-like object's value schema is informative; `false`/`true` is noise for the model.
-  if (isObject(node.additionalProperties)) {
+  if (isJsonObject(node.additionalProperties)) {
     put(out, "additionalProperties", compactNode(node.additionalProperties, depth + 1, st));
   }
   for (const k of VARIANT_KEYS) {

@@ -2,6 +2,7 @@
 // postings so a query touches only the documents that share a term with it.
 import type { CatalogEntry, Safety } from "./entry.js";
 import { stem, words } from "./tokenize.js";
+import { isJsonObject } from "../support/json-object.js";
 
 export interface SearchQuery {
   query: string;
@@ -72,16 +73,16 @@ const RANK_SPAN = 2 ** 24;
 function paramNames(schema: unknown): string[] {
   const names: string[] = [];
   const walk = (node: unknown, depth: number): void => {
-    if (depth > PARAM_DEPTH || typeof node !== "object" || node === null || Array.isArray(node)) return;
-    const props = (node as Record<string, unknown>).properties;
-    if (typeof props === "object" && props !== null && !Array.isArray(props)) {
+    if (depth > PARAM_DEPTH || !isJsonObject(node)) return;
+    const props = node.properties;
+    if (isJsonObject(props)) {
       for (const key of Object.keys(props)) {
         if (names.length >= MAX_PARAM_NAMES) return;
         names.push(key);
-        walk((props as Record<string, unknown>)[key], depth + 1);
+        walk(props[key], depth + 1);
       }
     }
-    walk((node as Record<string, unknown>).items, depth + 1);
+    walk(node.items, depth + 1);
   };
   try {
     walk(schema, 0);
