@@ -20,6 +20,8 @@ export const UTF8_PAIR_BYTES = 4;
 export const UTF8_CONTINUATION_MASK = 0xc0;
 export const UTF8_CONTINUATION_TAG = 0x80;
 
+/** ASCII: the characters end below this code. */
+export const ASCII_END = 0x80;
 /** ASCII codes of JSON's whitespace and punctuation (RFC 8259). */
 export const ASCII = {
   tab: 0x09,
