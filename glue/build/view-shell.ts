@@ -7,15 +7,18 @@
 // What the server side tells the shell goes in at the one place the program reads it
 // (ATRIUM_SHELL_INJECT, browser/inject.d.ts), after bundling, so injected source keeps its exact
 // bytes: the CSPs, the page guard, the frame tag scanner, the bundled page scripts, the shell's
-// version, and the spec's rules as the decision core answers them (reads in flight:
-// limitDefault(view_reads_in_flight); binding names: read off the core's nameIsValid, V2).
+// version, the spec's rules as the decision core answers them (reads in flight:
+// limitDefault(view_reads_in_flight); binding names: read off the core's nameIsValid, V2), the
+// shell's fixed bounds (spec/bounds.md, SHELL_BOUNDS) and the protocol numbers it answers with.
 //
 // Deterministic: the same sources give the same bytes (the digest is pinned in
 // ../shell-version.json, test/shell-version.test.ts).
 import { fileURLToPath } from "node:url";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { build, type Plugin, type Rollup } from "vite";
 import { core } from "../decisions/core.js";
-import { Budget } from "../decisions/generated/spec.js";
+import { Budget, SHELL_BOUNDS } from "../decisions/generated/spec.js";
+import { MS_PER_SECOND } from "../support/format.js";
 import { FRAME_TAGS_JS } from "../views/frame-tags.js";
 import { PAGE_GUARD_CSP, PAGE_GUARD_SCRIPT } from "../views/page-guard.js";
 import { SHELL_FILE, SHELL_URI, VIEW_CSP } from "../views/shell-page.js";
@@ -131,6 +134,9 @@ async function shellDocumentHtml(): Promise<string> {
     `frameTags: ${FRAME_TAGS_JS}`,
     `maxReadsInFlight: ${c.limitDefault(Budget.view_reads_in_flight)}`,
     `bindingName: ${bindingNamePattern((name) => c.nameIsValid(name))}`,
+    `bounds: ${JSON.stringify(SHELL_BOUNDS)}`,
+    `methodNotFound: ${ErrorCode.MethodNotFound}`,
+    `msPerSecond: ${MS_PER_SECOND}`,
     `version: ${JSON.stringify(SHELL_URI.slice(SHELL_URI.lastIndexOf("/v") + "/v".length))}`,
   ].join(",\n");
   const at = shell.split("ATRIUM_SHELL_INJECT");
