@@ -43,3 +43,5 @@ export const DECIMAL_RADIX = 10;
 export const HEX_RADIX = 16;
 /** Hex digits of a \uXXXX escape (JSON, JavaScript). */
 export const UNICODE_ESCAPE_HEX_DIGITS = 4;
+/** The longest JSON spelling of one UTF-16 unit inside a string: \uXXXX. */
+export const JSON_ESCAPE_CHARS_MAX = 6;

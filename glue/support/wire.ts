@@ -3,6 +3,8 @@
 // bound (bounds are in spec/bounds.md); this file is on the numeric-literal allow-list of
 // test/architecture.test.ts.
 
+/** JSON-RPC error code MCP gives "resource not found" (SDK 1.x's ErrorCode has no name for it). */
+export const RESOURCE_NOT_FOUND = -32002;
 /**
  * atrium's own JSON-RPC error code, from the range JSON-RPC leaves to implementations (-32000 to
  * -32099): the answer of a stdio connector that was dropped unread (over downstream_line_bytes or
@@ -31,3 +33,5 @@ export const MODE_GROUP_OTHER = 0o077;
 export const EXIT_USAGE = 2;
 /** The highest TCP port. */
 export const PORT_MAX = 65535;
+/** A WebAssembly memory page. */
+export const WASM_PAGE_BYTES = 65536;
