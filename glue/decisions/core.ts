@@ -95,7 +95,7 @@ const ABI = {
     tool: { class: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
   },
 } as const;
-const H = ABI.packed.host, T = ABI.packed.tool;
+const HOST = ABI.packed.host, TOOL = ABI.packed.tool;
 const field = (packed: number, f: { shift: number; mask: number }): number => (packed >> f.shift) & f.mask;
 
 /**
@@ -132,12 +132,12 @@ export function createCore(bytes: Uint8Array): Core {
     detectHost: (f) =>
       call("detectHost", () => {
         const p = x.detectHost(i32(f.ext), i32(f.mime), flag(f.appMime), i32(f.override), flag(f.fileFallback));
-        return { kind: field(p, H.kind) as HostKind, reason: field(p, H.reason) as HostReason, delivery: field(p, H.delivery) as Delivery, deliveryReason: field(p, H.deliveryReason) as DeliveryReason };
+        return { kind: field(p, HOST.kind) as HostKind, reason: field(p, HOST.reason) as HostReason, delivery: field(p, HOST.delivery) as Delivery, deliveryReason: field(p, HOST.deliveryReason) as DeliveryReason };
       }),
     classifyTool: (ro, de, op, listing) =>
       call("classifyTool", () => {
         const p = x.classifyTool(i32(ro), i32(de), i32(op), i32(listing));
-        return { class: field(p, T.class) as ToolClass, reason: field(p, T.reason) as ClassReason };
+        return { class: field(p, TOOL.class) as ToolClass, reason: field(p, TOOL.reason) as ClassReason };
       }),
     nameIsValid: (s) => call("nameIsValid", () => x.nameIsValid(str(s)) === 1),
     manifest: {
