@@ -3,7 +3,7 @@
 // whatever a user or a host wrote. Numeric limits are judged by the core (limitAccepts);
 // this file holds no ranges or defaults of budgets.
 import type { Core } from "../decisions/core.js";
-import { Budget, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../decisions/generated/spec.js";
+import { Budget, CONFIG_KEY_SUGGEST_EDITS, CONNECTOR_ID_CHARS_MAX, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 import {
   ATRIUM_KEYS, CONNECTOR_ID, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
   STDIO_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
@@ -267,15 +267,15 @@ function unknownKeys(ctx: Ctx, path: string, obj: Obj, known: readonly string[])
 }
 
 function idMessage(id: string, ctx: Ctx): string {
-  const fixed = id.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[-_]+/, "").slice(0, 64);
+  const fixed = id.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[-_]+/, "").slice(0, CONNECTOR_ID_CHARS_MAX);
   const hint = fixed !== id && CONNECTOR_ID.test(fixed) ? `; did you mean ${show(fixed, ctx)}?` : "";
-  return `invalid connector id: use 1 to 64 lowercase letters, digits, "_" or "-", starting with a letter or digit (it prefixes tool addresses "<id>.<tool>")${hint}`;
+  return `invalid connector id: use 1 to ${CONNECTOR_ID_CHARS_MAX} lowercase letters, digits, "_" or "-", starting with a letter or digit (it prefixes tool addresses "<id>.<tool>")${hint}`;
 }
 
-/** The known key within edit distance 2 (case-insensitive), if any. */
+/** The known key within CONFIG_KEY_SUGGEST_EDITS (case-insensitive), if any. */
 function closest(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
-  let bestD = 3;
+  let bestD = CONFIG_KEY_SUGGEST_EDITS + 1;
   for (const k of known) {
     if (Math.abs(k.length - key.length) >= bestD) continue; // distance ≥ length gap; also keeps huge keys cheap
     const d = editDistance(key.toLowerCase(), k.toLowerCase());

@@ -12,7 +12,9 @@ import { createTransport, type ConnectorTransport } from "./transports.js";
 import { LooseResult, readToolResult, readToolsPage, type DownstreamTool, type ToolResult } from "./downstream-shapes.js";
 import { explainStartFailure } from "./start-failure.js";
 import { abortable } from "./abortable.js";
-import { DROPPED_ANSWER_CODE } from "./stdio-client.js";
+import { CONNECTOR_BACKOFF_FACTOR, CONNECTOR_LIST_PAGES_MAX, STDERR_TAIL_LINES } from "../decisions/generated/spec.js";
+import { MS_PER_SECOND } from "../support/format.js";
+import { DROPPED_ANSWER_CODE, HTTP_STATUS } from "../support/wire.js";
 
 /**
  * starting: an attempt to start is in progress (first or a retry); retrying: a start failed
@@ -22,8 +24,6 @@ import { DROPPED_ANSWER_CODE } from "./stdio-client.js";
 export type ConnectorState = "starting" | "ready" | "retrying" | "restarting" | "failed" | "refused" | "disabled" | "stopped";
 
 export interface ConnectorLimits { startRetries: number; backoffFirstMs: number; restartMaxMs: number; stderrBytes: number; depth: number }
-
-const MAX_PAGES = 1000; // a downstream that pages forever is cut off, not followed
 
 export class Connector {
   state: ConnectorState;
@@ -115,13 +115,13 @@ export class Connector {
 
   /** The unavailable error for this connector's current state, with when it tries again and the stderr tail. */
   unavailable(): AtriumError {
-    const tail = this.stderr.tail(5);
+    const tail = this.stderr.tail(STDERR_TAIL_LINES);
     const why =
       this.state === "disabled" ? "is disabled in the config"
       : this.state === "starting" ? `is still starting (attempt ${this.attempts}${this.problem ? `; the last one failed: ${this.problem}` : ""})`
       : this.state === "stopped" ? "has been stopped"
       : (this.problem ?? `is ${this.state}`);
-    const next = this.nextAttemptAt === undefined ? "" : `; atrium tries again in ${Math.max(0, Math.ceil((this.nextAttemptAt - Date.now()) / 1000))} s`;
+    const next = this.nextAttemptAt === undefined ? "" : `; atrium tries again in ${Math.max(0, Math.ceil((this.nextAttemptAt - Date.now()) / MS_PER_SECOND))} s`;
     const giveUp = this.state === "failed" ? `; no attempts are left: fix the cause, then restart atrium (atrium doctor shows the details)` : "";
     return new AtriumError("unavailable", `connector ${this.id} ${why}${next}${giveUp}${tail ? `; its stderr ends with:\n${tail}` : ""}`, {
       details: { connector: this.id, state: this.state, ...(this.nextAttemptAt !== undefined && { nextAttemptAt: new Date(this.nextAttemptAt).toISOString() }) },
@@ -172,7 +172,7 @@ export class Connector {
   private async listTools(client: Client, timeoutMs: number): Promise<DownstreamTool[]> {
     const tools: DownstreamTool[] = [];
     let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
+    for (let page = 0; page < CONNECTOR_LIST_PAGES_MAX; page++) {
       const raw = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, LooseResult, { timeout: timeoutMs });
       const read = readToolsPage(raw);
       tools.push(...read.tools);
@@ -246,9 +246,9 @@ export class Connector {
     }
   }
 
-  /** Backoff: doubles from connector_backoff_first_ms up to connector_restart_max_ms. */
+  /** Backoff: doubles from connector_backoff_first_ms up to connector_restart_max_ms (a step so large that the product overflows to Infinity is capped the same). */
   private backoff(step: number): number {
-    return Math.min(this.limits.restartMaxMs, this.limits.backoffFirstMs * 2 ** Math.min(step, 30));
+    return Math.min(this.limits.restartMaxMs, this.limits.backoffFirstMs * CONNECTOR_BACKOFF_FACTOR ** step);
   }
 
   private schedule(state: "retrying" | "restarting", run: () => Promise<void>, step = this.attempts - 1): void {
@@ -272,9 +272,9 @@ export class Connector {
     if (opts.signal?.aborted) return new AtriumError("cancelled", `the call to ${this.id}.${name} was cancelled`, { details });
     // A remote server's HTTP status (StreamableHTTPError carries it as `code`).
     if (e instanceof StreamableHTTPError) {
-      if (e.code === 429) return new AtriumError("rate_limited", `${this.id} is rate limiting calls (HTTP 429); wait and retry`, { details });
-      if (e.code === 401 || e.code === 403) return new AtriumError("auth_required", `${this.id} refused the credentials in its headers (HTTP ${e.code}); the operator must update them`, { details });
-      if (e.code !== undefined && e.code >= 500) return new AtriumError("unavailable", `${this.id} answered HTTP ${e.code}`, { details });
+      if (e.code === HTTP_STATUS.tooManyRequests) return new AtriumError("rate_limited", `${this.id} is rate limiting calls (HTTP 429); wait and retry`, { details });
+      if (e.code === HTTP_STATUS.unauthorized || e.code === HTTP_STATUS.forbidden) return new AtriumError("auth_required", `${this.id} refused the credentials in its headers (HTTP ${e.code}); the operator must update them`, { details });
+      if (e.code !== undefined && e.code >= HTTP_STATUS.serverError) return new AtriumError("unavailable", `${this.id} answered HTTP ${e.code}`, { details });
     }
     if (e instanceof McpError) {
       if (e.code === McpErrorCode.RequestTimeout && opts.timeoutMs < this.config.timeoutMs) {
