@@ -6,7 +6,7 @@ import type { Catalog } from "../catalog/catalog.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import type { ToolResult } from "../connectors/downstream-shapes.js";
 import { AtriumError } from "../support/errors.js";
-import { Budget, BudgetCheck, type ClassReasonName } from "../decisions/generated/spec.js";
+import { Budget, BudgetCheck, ECHO_ARGS_BYTES_MAX, type ClassReasonName } from "../decisions/generated/spec.js";
 import { approvalPurposeText } from "../decisions/messages.js";
 
 export interface InvokeRequest {
@@ -21,8 +21,6 @@ export interface InvokeRequest {
 }
 export interface Invoked { entry: CatalogEntry; result: ToolResult; durationMs: number }
 export interface InvokeContext { catalog: Catalog; core: Core; callPayloadBytes: number }
-
-const ECHO_ARGS_BYTES = 512; // a nextAction repeats the args only when they are small
 
 export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<Invoked> {
   // Only the connector this call names is waited for: a start in progress, a changing listing.
@@ -39,7 +37,7 @@ export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<In
   const argsJson = JSON.stringify(args);
   if (entry.safety !== "read_only" && !req.allowApproval) {
     throw new AtriumError("destructive_tool_requires_approval", `${entry.address} is not read-only (${entry.reason}); it runs only through call_destructive_tool, after the person approves`, {
-      nextAction: { tool: "call_destructive_tool", arguments: Buffer.byteLength(argsJson) <= ECHO_ARGS_BYTES ? { address: entry.address, args } : { address: entry.address }, purpose: approvalPurposeText[entry.reason as ClassReasonName] ?? approvalPurposeText.invalid_facts },
+      nextAction: { tool: "call_destructive_tool", arguments: Buffer.byteLength(argsJson) <= ECHO_ARGS_BYTES_MAX ? { address: entry.address, args } : { address: entry.address }, purpose: approvalPurposeText[entry.reason as ClassReasonName] ?? approvalPurposeText.invalid_facts },
       details: { address: entry.address, reason: entry.reason },
     });
   }
