@@ -1,11 +1,13 @@
 // The walls of ARCHITECTURE.md, held by reading the glue's import graph: only the invocation
 // path and the catalog reach connectors; tool handlers, the MCP wiring and the sandbox never
 // do; the core's door imports nothing of the glue but the generated tables; the sandbox
-// worker's side never reaches connectors, the catalog, invoke or the tools.
+// worker's side never reaches connectors, the catalog, invoke or the tools; the worker and the
+// main thread share one host-operation table.
 import { describe, it, expect } from "vitest";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { repo } from "./harness/atrium-client.js";
+import { HOST_OPS } from "../glue/sandbox/host-ops.js";
 
 const GLUE = join(repo, "glue");
 
@@ -91,5 +93,22 @@ describe("architecture walls", () => {
     }
     const server = readFileSync(join(GLUE, "mcp/server.ts"), "utf8");
     expect(server).toMatch(/tool\.run\(parsed\.data, contextFor\(tool\.uses,/);
+  });
+
+  it("the worker and the main thread share one host-operation table", () => {
+    // Both sides import it: the worker to bound and send a call, the bridge to count and dispatch it.
+    const table = "sandbox/host-ops.ts";
+    expect(reachable(valueGraph, "sandbox/worker.ts").has(table)).toBe(true);
+    expect(valueGraph.get("sandbox/bridge.ts")).toContain(table);
+    // The guest API in the prelude sends exactly the table's operations.
+    const ops = Object.keys(HOST_OPS).sort();
+    const prelude = readFileSync(join(GLUE, "sandbox/prelude.ts"), "utf8");
+    expect([...new Set([...prelude.matchAll(/\b(?:single|send|atOnce)\("(\w+)"/g)].map((m) => m[1]))].sort()).toEqual(ops);
+    // No other file on the host-call path spells an operation's name (but to index the table):
+    // no second list, union, comparison or switch.
+    const onPath = (f: string) => f.startsWith("sandbox/") || (graph.get(f) ?? []).some((d) => d.startsWith("sandbox/"));
+    const quoted = new RegExp(`(?<!(?:HostOps|HOST_OPS)\\[)(["'\`])(?:${ops.join("|")})\\1`);
+    const spelled = [...graph.keys()].filter((f) => onPath(f) && f !== table && f !== "sandbox/prelude.ts" && quoted.test(readFileSync(join(GLUE, f), "utf8")));
+    expect(spelled).toEqual([]);
   });
 });
