@@ -121,6 +121,17 @@ describe("budgets are counted once, on the main thread, before the payload is pa
     expect(ran).toBe(20);
   });
 
+  it("a batch whose proxy answers a different length at each read spends exactly the items that run", async () => {
+    const { value, ran, bridge } = await runCounted(`async () => {
+      const items = Array.from({ length: 10 }, () => ({ address: "x.y", args: {} }));
+      let reads = 0;
+      const lying = new Proxy(items, { get: (t, k) => (k === "length" ? (reads++ === 0 ? 3 : 10) : t[k]) });
+      return (await atrium.batch(lying)).length;
+    }`);
+    expect(value).toBe(ran);
+    expect(bridge.hostCalls).toBe(ran);
+  });
+
   it("past host_calls a flood of 300,000 unawaited searches crosses host_calls + 1 times: the first refusal is the prelude's from then on", async () => {
     const { outcome, crossed, parsed } = await runCounted(`async () => { for (let i = 0; i < 300000; i++) atrium.search("x"); return "flooded"; }`);
     expect(crossed).toHaveLength(COUNTED.hostCalls + 1);

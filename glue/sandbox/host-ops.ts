@@ -75,7 +75,7 @@ interface RequestLimits { callPayloadBytes: number; searchQueryChars: number; re
 /** A payload as the worker sees it before reading it: its length, and what the prelude measured (a search's query length, a batch's items). */
 interface Sized { chars: number; measure: number }
 /** A payload the worker does not read or send: only the main thread, which counts what is used, can word its refusal. */
-const WITHHELD = true;
+export const WITHHELD = true;
 
 interface OpRule {
   /** How the program gets the answer: a promise, or at once (the call returns or throws). */

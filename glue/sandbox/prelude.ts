@@ -54,15 +54,15 @@ export const PRELUDE = String.raw`
     return typeof r === "string" ? fail(refused(r)) : apply(then, r, [(s) => parse(s), (s) => { throw noteExhausted(s, hostError(s)); }]);
   };
   const single = (op, payload, measure) => (exhausted !== undefined ? fail(exhausted) : send(op, stringify(payload), measure === undefined ? -1 : measure));
-  // A batch's JSON is built here item by item, so the number of items the host is told it spends
-  // is the number the JSON holds, whatever the array's getters do.
+  // A batch's JSON is built here item by item, and the items it holds are counted as they are
+  // added: the host is told it spends exactly what the JSON holds, whatever the array's getters
+  // (or a proxy's length) do.
   const batch = (items) => {
     if (!isArray(items)) return send("batch", stringify({ __proto__: null, items }), -1);
     const n = items.length;
-    if (n === 0) return none();
-    let json = '{"items":[';
-    for (let i = 0; i < n; i++) { const s = stringify(items[i]); json += (i === 0 ? "" : ",") + (s === undefined ? "null" : s); }
-    return send("batch", json + "]}", n);
+    let json = '{"items":[', count = 0;
+    for (let i = 0; i < n; i++) { const s = stringify(items[i]); json += (count === 0 ? "" : ",") + (s === undefined ? "null" : s); count++; }
+    return count === 0 ? none() : send("batch", json + "]}", count);
   };
   // ui and emit answer at once: "" when accepted, else the typed error, thrown here.
   const atOnce = (op, value) => { let s; try { s = stringify(value); } catch (e) { s = undefined; } const r = hostCall(op, s === undefined ? "" : s, -1); if (r !== "") throw hostError(r); };

@@ -18,7 +18,7 @@ import { AtriumError } from "../support/errors.js";
 import { PRELUDE } from "./prelude.js";
 import { workerLimits } from "./run-limits.js";
 import { guestConfig } from "./guest-config.js";
-import { HOST_OPS, isHostOp, type Answer, type HostCall } from "./host-ops.js";
+import { HOST_OPS, WITHHELD, isHostOp, type Answer, type HostCall } from "./host-ops.js";
 import type { FromWorker, GuestError, RunJob, RunOutcome, ToWorker, WorkerData } from "./protocol.js";
 
 const port = parentPort!;
@@ -117,7 +117,7 @@ async function run(job: RunJob): Promise<RunOutcome> {
         const rule = HOST_OPS[op];
         const chars = lengthOf(jsonH);
         const measure = ctx.typeof(measureH) === "number" ? ctx.getNumber(measureH) : -1;
-        const withheld = rule.before(c, { chars, measure }, limits) === true;
+        const withheld = rule.before(c, { chars, measure }, limits) === WITHHELD;
         const json = withheld ? "" : ctx.getString(jsonH);
         if (!withheld) rule.after?.(c, json, limits);
         const callId = ++callSeq;
