@@ -1,6 +1,6 @@
 // atrium decision core: the entry point asc compiles to wasm/core.wasm.
 // Every export takes plain numbers, flags and strings and returns a code (spec/*.md).
-export { mimeIsApp, detectHost } from "./host";
+export { mimeIsApp, detectHost, appOnly } from "./host";
 export { classifyTool } from "./readonly";
 export { nameIsValid, vmBegin, vmBinding, vmKey, vmAddress, vmFixedArgs, vmFixedKey, vmViewArgs, vmViewKey } from "./manifest";
 export { limitDefault, limitMin, limitMax, limitAccepts, budgetCheck, budgetRoom } from "./budgets";

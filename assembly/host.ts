@@ -1,5 +1,5 @@
-// Host detection (spec/host-detection.md, H1–H11).
-import { APP_MIME_TYPE, Delivery, DeliveryOverride, DeliveryReason, ExtState, HostKind, HostReason, MimeState } from "./generated/spec";
+// Host detection (spec/host-detection.md, H1–H14).
+import { APP_MIME_TYPE, AppOnly, AppOnlyUse, Delivery, DeliveryOverride, DeliveryReason, ExtState, HostKind, HostReason, MimeState, Revision } from "./generated/spec";
 
 /** H6: exact match of the app mime type. */
 export function mimeIsApp(s: string): bool {
@@ -34,4 +34,13 @@ export function detectHost(ext: i32, mime: i32, appMime: bool, choice: i32, file
   const refused = choice == DeliveryOverride.inline; // H10
   if (fileFallback) return pack(kind, reason, Delivery.file, refused ? DeliveryReason.override_inline_refused : DeliveryReason.file_fallback);
   return pack(kind, reason, Delivery.none, refused ? DeliveryReason.override_inline_refused : DeliveryReason.fallback_off);
+}
+
+/** H14: whether an app-only tool is listed (use list) or runs (use call) for this revision and host kind. */
+export function appOnly(revision: i32, kind: i32, use: i32): i32 {
+  if (revision < Revision.r2025_11_25 || revision > Revision.r2026_07_28 || kind < HostKind.plain || kind > HostKind.apps || use < AppOnlyUse.list || use > AppOnlyUse.call) {
+    return AppOnly.invalid_facts;
+  }
+  if (use == AppOnlyUse.list && revision == Revision.r2026_07_28) return AppOnly.offered; // a listing may not vary per client
+  return kind == HostKind.apps ? AppOnly.offered : AppOnly.hidden;
 }

@@ -144,6 +144,22 @@ export enum DeliveryReason {
   invalid_facts = 8,
 }
 
+export enum Revision {
+  r2025_11_25 = 0,
+  r2026_07_28 = 1,
+}
+
+export enum AppOnlyUse {
+  list = 0,
+  call = 1,
+}
+
+export enum AppOnly {
+  hidden = 0,
+  offered = 1,
+  invalid_facts = 2,
+}
+
 export enum Hint {
   absent = 0,
   true_ = 1,

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass } from "./generated/spec.js";
+import type { AppOnly, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -14,6 +14,7 @@ interface CoreExports {
   __unpin(ptr: number): void;
   mimeIsApp(s: number): number;
   detectHost(ext: number, mime: number, appMime: number, choice: number, fileFallback: number): number;
+  appOnly(revision: number, kind: number, use: number): number;
   classifyTool(ro: number, de: number, op: number, listing: number): number;
   nameIsValid(s: number): number;
   vmBegin(shape: number, count: number): number;
@@ -42,6 +43,8 @@ interface ToolDecision { class: ToolClass; reason: ClassReason }
 export interface Core {
   mimeIsApp(mimeType: string): boolean;
   detectHost(facts: HostFacts): HostDecision;
+  /** H14: whether an app-only tool is listed or runs, for this revision and host kind. */
+  appOnly(revision: number, kind: number, use: number): AppOnly;
   classifyTool(readOnlyHint: number, destructiveHint: number, operator: number, listing: number): ToolDecision;
   nameIsValid(name: string): boolean;
   /** The manifest walk (spec/view-manifest.md); each step answers a ViewCheck code. */
@@ -134,6 +137,7 @@ export function createCore(bytes: Uint8Array): Core {
         const p = x.detectHost(i32(f.ext), i32(f.mime), flag(f.appMime), i32(f.override), flag(f.fileFallback));
         return { kind: field(p, HOST.kind) as HostKind, reason: field(p, HOST.reason) as HostReason, delivery: field(p, HOST.delivery) as Delivery, deliveryReason: field(p, HOST.deliveryReason) as DeliveryReason };
       }),
+    appOnly: (revision, kind, use) => call("appOnly", () => x.appOnly(i32(revision), i32(kind), i32(use)) as AppOnly),
     classifyTool: (ro, de, op, listing) =>
       call("classifyTool", () => {
         const p = x.classifyTool(i32(ro), i32(de), i32(op), i32(listing));

@@ -4,6 +4,18 @@ export interface SemanticMutant { name: string; file: string; find: string; repl
 
 export const semanticMutants: SemanticMutant[] = [
   {
+    name: "a 2026-07-28 listing hides app-only tools from plain hosts (a listing that varies per client)",
+    file: "assembly/host.ts",
+    find: "if (use == AppOnlyUse.list && revision == Revision.r2026_07_28) return AppOnly.offered;",
+    replace: "",
+  },
+  {
+    name: "a listed app-only tool may be called by any host",
+    file: "assembly/host.ts",
+    find: "if (use == AppOnlyUse.list && revision == Revision.r2026_07_28) return AppOnly.offered;",
+    replace: "if (revision == Revision.r2026_07_28) return AppOnly.offered;",
+  },
+  {
     name: "a listing that is changing keeps its read-only tools",
     file: "assembly/readonly.ts",
     find: "if (listing == Listing.refreshing) return pack(ToolClass.approval, ClassReason.listing_refreshing); // R10",

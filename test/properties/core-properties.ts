@@ -3,7 +3,7 @@
 // Each property throws when it fails (fast-check's assert).
 import fc from "fast-check";
 import type { Core } from "../../glue/decisions/core.js";
-import { Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck } from "../../glue/decisions/generated/spec.js";
+import { AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -91,6 +91,21 @@ export const coreProperties: Property[] = [
           if (d.kind === HostKind.apps && !(ext === 1 && mime === 1 && appMime && d.reason === HostReason.app_mime)) return false;
           if (d.delivery === Delivery.inline && d.kind !== HostKind.apps) return false;
           return inRange(HostKind, d.kind) && inRange(HostReason, d.reason) && inRange(Delivery, d.delivery) && inRange(DeliveryReason, d.deliveryReason);
+        }),
+        o,
+      ),
+  },
+  {
+    name: "H14: an app-only tool runs only for an Apps host on either revision, and a 2026-07-28 listing never depends on the host",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, anyCode, anyCode, (revision, kind, use) => {
+          const a = core.appOnly(revision, kind, use);
+          const valid = inRange(Revision, revision) && inRange(HostKind, kind) && inRange(AppOnlyUse, use);
+          if (!valid) return a === AppOnly.invalid_facts;
+          if (use === AppOnlyUse.call && a === AppOnly.offered && kind !== HostKind.apps) return false;
+          if (use === AppOnlyUse.list && revision === Revision.r2026_07_28 && a !== core.appOnly(revision, kind === HostKind.apps ? HostKind.plain : HostKind.apps, use)) return false;
+          return a === AppOnly.offered || a === AppOnly.hidden;
         }),
         o,
       ),

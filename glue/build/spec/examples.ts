@@ -2,11 +2,12 @@
 // a mutant). One runner per family turns `given` into core calls through the same glue
 // functions the server uses, and produces the named decision that `expect` is compared to.
 import type { Core } from "../../decisions/core.js";
-import { hostFacts, type DeliveryOverrideName } from "../../decisions/facts/host.js";
+import { hostFacts, requestCapabilities, type DeliveryOverrideName } from "../../decisions/facts/host.js";
 import { hintOf } from "../../decisions/facts/annotations.js";
 import { checkManifest } from "../../views/manifest.js";
 import { codeOf, type Example, type Spec } from "./parse.js";
 import { codeName } from "../../decisions/code-names.js";
+import type { Revision } from "../../decisions/generated/spec.js";
 
 interface ExampleResult { example: Example; pass: boolean; vacuous: boolean; actual: Record<string, unknown>; error?: string }
 export interface ExamplesReport { results: ExampleResult[]; passed: number; total: number; vacuous: number; clausesWithoutExample: string[] }
@@ -20,10 +21,15 @@ function nameOf(spec: Spec, table: string, code: number): string {
 /** Spec JSON cannot hold NaN or infinities; examples spell them as strings. */
 const num = (v: unknown): number => (v === "NaN" ? NaN : v === "Infinity" ? Infinity : v === "-Infinity" ? -Infinity : (v as number));
 
+/** H13/E9: the capabilities that judge a request of this revision (the server's own glue function). */
+const capabilitiesOf = (spec: Spec, g: Record<string, any>) => requestCapabilities(codeOf(spec, "Revision", g.revision) as Revision, g.session, g.meta);
+
 const host: Runner = (core, spec, g) => {
   if ("mimeType" in g) return { isApp: core.mimeIsApp(g.mimeType) };
-  const facts = "capabilities" in g
-    ? hostFacts(core, g.capabilities, g.override as DeliveryOverrideName, g.fileFallback)
+  if ("appOnly" in g) return { answer: nameOf(spec, "AppOnly", core.appOnly(codeOf(spec, "Revision", g.revision), codeOf(spec, "HostKind", g.kind), codeOf(spec, "AppOnlyUse", g.use))) };
+  const caps = "revision" in g ? { capabilities: capabilitiesOf(spec, g) } : g;
+  const facts = "capabilities" in caps
+    ? hostFacts(core, caps.capabilities, g.override as DeliveryOverrideName, g.fileFallback)
     : { ext: codeOf(spec, "ExtState", g.ext), mime: codeOf(spec, "MimeState", g.mime), appMime: g.appMime, override: codeOf(spec, "DeliveryOverride", g.override), fileFallback: g.fileFallback };
   const d = core.detectHost(facts);
   return { kind: nameOf(spec, "HostKind", d.kind), reason: nameOf(spec, "HostReason", d.reason), delivery: nameOf(spec, "Delivery", d.delivery), deliveryReason: nameOf(spec, "DeliveryReason", d.deliveryReason) };
@@ -78,7 +84,8 @@ const envelope: Runner = (core, spec, g) => {
     const r = "recovering" in g ? core.errorRetryableWhen(code, g.recovering === true) : core.errorRetryable(code);
     return { retryable: r === -1 ? -1 : r === 1 };
   }
-  const bits = core.envelope(g.success, codeOf(spec, "ViewState", g.view), num(g.blocks), codeOf(spec, "Delivery", g.delivery));
+  const delivery = "revision" in g ? core.detectHost(hostFacts(core, capabilitiesOf(spec, g), "auto", true)).delivery : codeOf(spec, "Delivery", g.delivery);
+  const bits = core.envelope(g.success, codeOf(spec, "ViewState", g.view), num(g.blocks), delivery);
   const table = spec.codes.find((t) => t.enum === "EnvelopeFlag")!.values;
   return { flags: Object.entries(table).filter(([, bit]) => (bits & bit) !== 0).map(([n]) => n) };
 };

@@ -1,7 +1,7 @@
 // Reduces a client's declared capabilities to the host-detection facts of
 // spec/host-detection.md. Shapes only; the core decides what they mean.
 import type { Core, HostFacts } from "../core.js";
-import { DeliveryOverride, ExtState, MimeState, UI_EXTENSION_ID } from "../generated/spec.js";
+import { DeliveryOverride, ExtState, MimeState, Revision, UI_EXTENSION_ID } from "../generated/spec.js";
 import { isJsonObject } from "../../support/json-object.js";
 
 
@@ -19,4 +19,17 @@ export function hostFacts(core: Core, capabilities: unknown, override: DeliveryO
   const list = ext.mimeTypes;
   if (!Array.isArray(list) || list.some((m) => typeof m !== "string")) return { ...facts, ext: ExtState.object, mime: MimeState.malformed };
   return { ...facts, ext: ExtState.object, mime: MimeState.list, appMime: list.some((m) => core.mimeIsApp(m)) };
+}
+
+/** The `_meta` key a 2026-07-28 request carries its client's capabilities under. */
+export const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
+
+/**
+ * H13: whose capabilities judge a request. 2025-11-25: the session's, declared at initialize
+ * (a request's `_meta` cannot change them). 2026-07-28: the request's own `_meta`, and nothing
+ * else (absent or malformed → undefined, which hostFacts reads as a plain host).
+ */
+export function requestCapabilities(revision: Revision, session: unknown, meta: unknown): unknown {
+  if (revision !== Revision.r2026_07_28) return session;
+  return isJsonObject(meta) && Object.hasOwn(meta, CLIENT_CAPABILITIES_KEY) ? meta[CLIENT_CAPABILITIES_KEY] : undefined;
 }

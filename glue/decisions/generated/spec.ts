@@ -171,6 +171,28 @@ export const DeliveryReason = {
 export type DeliveryReason = (typeof DeliveryReason)[keyof typeof DeliveryReason];
 export type DeliveryReasonName = keyof typeof DeliveryReason;
 
+export const Revision = {
+  r2025_11_25: 0,
+  r2026_07_28: 1
+} as const;
+export type Revision = (typeof Revision)[keyof typeof Revision];
+export type RevisionName = keyof typeof Revision;
+
+export const AppOnlyUse = {
+  list: 0,
+  call: 1
+} as const;
+export type AppOnlyUse = (typeof AppOnlyUse)[keyof typeof AppOnlyUse];
+export type AppOnlyUseName = keyof typeof AppOnlyUse;
+
+export const AppOnly = {
+  hidden: 0,
+  offered: 1,
+  invalid_facts: 2
+} as const;
+export type AppOnly = (typeof AppOnly)[keyof typeof AppOnly];
+export type AppOnlyName = keyof typeof AppOnly;
+
 export const Hint = {
   absent: 0,
   true: 1,
