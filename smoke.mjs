@@ -10,9 +10,11 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ensureTestServers, testServerBin } from "./test/servers/install.mjs";
 
 const repo = dirname(fileURLToPath(import.meta.url));
-const bin = (n) => join(repo, "node_modules/.bin", n);
+ensureTestServers();
+const bin = testServerBin;
 const dir = mkdtempSync(join(tmpdir(), "atrium-smoke-"));
 writeFileSync(join(dir, "hello.txt"), "hello from the smoke run\n");
 const config = {

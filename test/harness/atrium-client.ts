@@ -12,7 +12,8 @@ export const repo = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/
 export const atriumBin = join(repo, "bin/atrium.js");
 export const fixture = (name: string) => join(repo, "dist/test/fixtures", `${name}.js`);
 export const demoServer = join(repo, "dist/glue/demo/server.js");
-export const npmBin = (name: string) => join(repo, "node_modules/.bin", name);
+/** A real MCP server from npm (test/servers, installed by test/servers/install.mjs). */
+export const npmBin = (name: string) => join(repo, "test/servers/node_modules/.bin", name);
 
 export interface Atrium {
   client: Client;
