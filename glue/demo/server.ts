@@ -2,8 +2,8 @@
 // (and the test suites) have a real downstream server with read-only and destructive tools.
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { McpServer } from "@modelcontextprotocol/server";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
 import {
   DEMO_NOW,
@@ -113,8 +113,8 @@ export function createDemoServer(): McpServer {
     {
       title: "List services",
       description: "List every service with its owning team, tier and current status.",
-      inputSchema: {},
-      outputSchema: { services: z.array(serviceSchema) },
+      inputSchema: z.object({}),
+      outputSchema: z.object({ services: z.array(serviceSchema) }),
       annotations: READ_ONLY,
     },
     async () => ok({ services }),
@@ -125,14 +125,14 @@ export function createDemoServer(): McpServer {
     {
       title: "List incidents",
       description: "List incidents newest first, optionally filtered by status, service or severity, one page at a time.",
-      inputSchema: {
+      inputSchema: z.object({
         status: z.enum(INCIDENT_STATUSES).optional().describe("Only incidents in this status."),
         service: z.string().optional().describe("Only incidents for this service id (see list_services)."),
         severity: z.enum(SEVERITIES).optional().describe("Only incidents of this severity; sev1 is the most severe."),
         cursor: z.string().optional().describe("Opaque nextCursor from the previous page; omit for the first page."),
         limit: z.number().int().min(1).max(50).optional().describe("Page size, 1-50; default 10."),
-      },
-      outputSchema: { incidents: z.array(z.object(summaryShape)), total: z.number(), nextCursor: z.string().optional() },
+      }),
+      outputSchema: z.object({ incidents: z.array(z.object(summaryShape)), total: z.number(), nextCursor: z.string().optional() }),
       annotations: READ_ONLY,
     },
     async ({ status, service, severity, cursor, limit = 10 }) => {
@@ -158,8 +158,8 @@ export function createDemoServer(): McpServer {
     {
       title: "Get incident",
       description: "Get one incident in full, with its description, resolution and timeline.",
-      inputSchema: { id: z.string().describe('Incident id, for example "INC-1042".') },
-      outputSchema: incidentShape,
+      inputSchema: z.object({ id: z.string().describe('Incident id, for example "INC-1042".') }),
+      outputSchema: z.object(incidentShape),
       annotations: READ_ONLY,
     },
     async ({ id }) => {
@@ -173,8 +173,8 @@ export function createDemoServer(): McpServer {
     {
       title: "Get service metrics",
       description: "Get a service's current latency, error rate, traffic, availability and recent latency series.",
-      inputSchema: { service: z.string().describe('Service id from list_services, for example "checkout-api".') },
-      outputSchema: metricsShape,
+      inputSchema: z.object({ service: z.string().describe('Service id from list_services, for example "checkout-api".') }),
+      outputSchema: z.object(metricsShape),
       annotations: READ_ONLY,
     },
     async ({ service }) => {
@@ -188,11 +188,11 @@ export function createDemoServer(): McpServer {
     {
       title: "Close incident",
       description: "Close an incident with a resolution note; this changes its status for everyone.",
-      inputSchema: {
+      inputSchema: z.object({
         id: z.string().describe('Incident id to close, for example "INC-1042".'),
         resolution: z.string().min(1).max(500).describe("What fixed it or why it is being closed (1-500 characters)."),
-      },
-      outputSchema: incidentShape,
+      }),
+      outputSchema: z.object(incidentShape),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     async ({ id, resolution }) => {
