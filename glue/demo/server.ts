@@ -113,8 +113,8 @@ export function createDemoServer(): McpServer {
     {
       title: "List services",
       description: "List every service with its owning team, tier and current status.",
-      inputSchema: z.object({}),
-      outputSchema: z.object({ services: z.array(serviceSchema) }),
+      inputSchema: {},
+      outputSchema: { services: z.array(serviceSchema) },
       annotations: READ_ONLY,
     },
     async () => ok({ services }),
@@ -125,14 +125,14 @@ export function createDemoServer(): McpServer {
     {
       title: "List incidents",
       description: "List incidents newest first, optionally filtered by status, service or severity, one page at a time.",
-      inputSchema: z.object({
+      inputSchema: {
         status: z.enum(INCIDENT_STATUSES).optional().describe("Only incidents in this status."),
         service: z.string().optional().describe("Only incidents for this service id (see list_services)."),
         severity: z.enum(SEVERITIES).optional().describe("Only incidents of this severity; sev1 is the most severe."),
         cursor: z.string().optional().describe("Opaque nextCursor from the previous page; omit for the first page."),
         limit: z.number().int().min(1).max(50).optional().describe("Page size, 1-50; default 10."),
-      }),
-      outputSchema: z.object({ incidents: z.array(z.object(summaryShape)), total: z.number(), nextCursor: z.string().optional() }),
+      },
+      outputSchema: { incidents: z.array(z.object(summaryShape)), total: z.number(), nextCursor: z.string().optional() },
       annotations: READ_ONLY,
     },
     async ({ status, service, severity, cursor, limit = 10 }) => {
@@ -158,8 +158,8 @@ export function createDemoServer(): McpServer {
     {
       title: "Get incident",
       description: "Get one incident in full, with its description, resolution and timeline.",
-      inputSchema: z.object({ id: z.string().describe('Incident id, for example "INC-1042".') }),
-      outputSchema: z.object(incidentShape),
+      inputSchema: { id: z.string().describe('Incident id, for example "INC-1042".') },
+      outputSchema: incidentShape,
       annotations: READ_ONLY,
     },
     async ({ id }) => {
@@ -173,8 +173,8 @@ export function createDemoServer(): McpServer {
     {
       title: "Get service metrics",
       description: "Get a service's current latency, error rate, traffic, availability and recent latency series.",
-      inputSchema: z.object({ service: z.string().describe('Service id from list_services, for example "checkout-api".') }),
-      outputSchema: z.object(metricsShape),
+      inputSchema: { service: z.string().describe('Service id from list_services, for example "checkout-api".') },
+      outputSchema: metricsShape,
       annotations: READ_ONLY,
     },
     async ({ service }) => {
@@ -188,11 +188,11 @@ export function createDemoServer(): McpServer {
     {
       title: "Close incident",
       description: "Close an incident with a resolution note; this changes its status for everyone.",
-      inputSchema: z.object({
+      inputSchema: {
         id: z.string().describe('Incident id to close, for example "INC-1042".'),
         resolution: z.string().min(1).max(500).describe("What fixed it or why it is being closed (1-500 characters)."),
-      }),
-      outputSchema: z.object(incidentShape),
+      },
+      outputSchema: incidentShape,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     async ({ id, resolution }) => {
