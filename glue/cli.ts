@@ -3,6 +3,7 @@
 // stderr, as do the error messages of every command.
 import { packageVersion } from "./support/paths.js";
 import { parseCommandLine } from "./commands/args.js";
+import { EXIT_USAGE } from "./support/wire.js";
 
 const HELP = `atrium ${packageVersion}: one MCP server in front of many
 
@@ -21,7 +22,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   const line = parseCommandLine(argv);
   if (line.kind === "help") { process.stdout.write(HELP); return 0; }
   if (line.kind === "version") { process.stdout.write(`${packageVersion}\n`); return 0; }
-  if (line.kind === "error") { process.stderr.write(`${line.message}\n${line.help ? `\n${HELP}` : ""}`); return 2; }
+  if (line.kind === "error") { process.stderr.write(`${line.message}\n${line.help ? `\n${HELP}` : ""}`); return EXIT_USAGE; }
   const { command, flags } = line;
   // Loaded only for the command that runs, so --help and --version stay instant.
   if (command === "demo") return (await import("./commands/demo.js")).demo(flags, packageVersion);
@@ -34,7 +35,8 @@ async function main(argv: string[]): Promise<number | undefined> {
   return undefined; // keep serving
 }
 
-const code = await main(process.argv.slice(2));
+const [, , ...args] = process.argv; // after node's path and this script's
+const code = await main(args);
 // Exit once what was written has left (a pipe may be asynchronous), so `atrium doctor | less` gets the whole report.
 const drained = (s: NodeJS.WriteStream) => new Promise<void>((done) => s.write("", () => done()));
 if (code !== undefined) await Promise.all([drained(process.stdout), drained(process.stderr)]).then(() => process.exit(code));

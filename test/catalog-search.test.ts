@@ -1,8 +1,9 @@
 import { describe, it, expect } from "vitest";
 import type { CatalogEntry, Safety } from "../glue/catalog/entry.js";
 import { stem, words } from "../glue/catalog/tokenize.js";
-import { buildSearchIndex, searchIndex, MAX_LIMIT } from "../glue/catalog/search-index.js";
-import { compactSchema, ENUM_OMITTED, MAX_SCHEMA_DEPTH } from "../glue/catalog/compact-schema.js";
+import { buildSearchIndex, searchIndex } from "../glue/catalog/search-index.js";
+import { SCHEMA_DEPTH_MAX, SEARCH_PAGE_MAX } from "../glue/decisions/generated/spec.js";
+import { compactSchema, ENUM_OMITTED } from "../glue/catalog/compact-schema.js";
 import { shortDescription } from "../glue/catalog/describe.js";
 
 // ---- fixture: a realistic catalog across six connectors -------------------------------
@@ -110,7 +111,7 @@ const CATALOG: CatalogEntry[] = [
 
 const INDEX = buildSearchIndex(CATALOG);
 const addresses = (query: string, extra: Partial<Parameters<typeof searchIndex>[1]> = {}): string[] =>
-  searchIndex(INDEX, { query, limit: MAX_LIMIT, ...extra }).rows.map((r) => r.entry.address);
+  searchIndex(INDEX, { query, limit: SEARCH_PAGE_MAX, ...extra }).rows.map((r) => r.entry.address);
 
 // ---- tokenize -----------------------------------------------------------------------------
 
@@ -223,14 +224,14 @@ describe("searchIndex ranking", () => {
     // "list" names many tools; "metrics" names one. A doc with only the rare term wins.
     const found = addresses("list metrics");
     expect(found[0]).toBe("desk.get_service_metrics");
-    const rows = searchIndex(INDEX, { query: "list metrics", limit: MAX_LIMIT }).rows;
+    const rows = searchIndex(INDEX, { query: "list metrics", limit: SEARCH_PAGE_MAX }).rows;
     const metrics = rows.find((r) => r.entry.address === "desk.get_service_metrics")!;
     const listOnly = rows.find((r) => r.entry.address === "linear.list_teams")!;
     expect(metrics.score).toBeGreaterThan(listOnly.score);
   });
 
   it("ranks one list across connectors by score, ties by address", () => {
-    const rows = searchIndex(INDEX, { query: "knowledge graph search", limit: MAX_LIMIT }).rows;
+    const rows = searchIndex(INDEX, { query: "knowledge graph search", limit: SEARCH_PAGE_MAX }).rows;
     expect(rows[0]!.entry.address).toBe("memory.search_nodes");
     for (let i = 1; i < rows.length; i++) {
       const [a, b] = [rows[i - 1]!, rows[i]!];
@@ -249,12 +250,12 @@ describe("searchIndex ranking", () => {
   });
 
   it("gives deterministic scores rounded to 3 decimals, independent of word order", () => {
-    const a = searchIndex(INDEX, { query: "pull request files", limit: MAX_LIMIT });
-    const b = searchIndex(buildSearchIndex(CATALOG), { query: "files request pull", limit: MAX_LIMIT });
+    const a = searchIndex(INDEX, { query: "pull request files", limit: SEARCH_PAGE_MAX });
+    const b = searchIndex(buildSearchIndex(CATALOG), { query: "files request pull", limit: SEARCH_PAGE_MAX });
     expect(b).toEqual(a);
     for (const r of a.rows) expect(Math.round(r.score * 1000) / 1000).toBe(r.score);
     // Reordering the input catalog changes nothing either.
-    const c = searchIndex(buildSearchIndex([...CATALOG].reverse()), { query: "pull request files", limit: MAX_LIMIT });
+    const c = searchIndex(buildSearchIndex([...CATALOG].reverse()), { query: "pull request files", limit: SEARCH_PAGE_MAX });
     expect(c.rows.map((r) => [r.entry.address, r.score])).toEqual(a.rows.map((r) => [r.entry.address, r.score]));
   });
 });
@@ -270,18 +271,18 @@ describe("searchIndex filters and paging", () => {
   });
 
   it("filters by safety class, 'any' being the default", () => {
-    const ro = searchIndex(INDEX, { query: "issue", safety: "read_only", limit: MAX_LIMIT });
-    const ap = searchIndex(INDEX, { query: "issue", safety: "approval", limit: MAX_LIMIT });
-    const any = searchIndex(INDEX, { query: "issue", limit: MAX_LIMIT });
+    const ro = searchIndex(INDEX, { query: "issue", safety: "read_only", limit: SEARCH_PAGE_MAX });
+    const ap = searchIndex(INDEX, { query: "issue", safety: "approval", limit: SEARCH_PAGE_MAX });
+    const any = searchIndex(INDEX, { query: "issue", limit: SEARCH_PAGE_MAX });
     expect(ro.rows.every((r) => r.entry.safety === "read_only")).toBe(true);
     expect(ap.rows.every((r) => r.entry.safety === "approval")).toBe(true);
     expect(ro.total + ap.total).toBe(any.total);
-    expect(searchIndex(INDEX, { query: "issue", safety: "any", limit: MAX_LIMIT })).toEqual(any);
+    expect(searchIndex(INDEX, { query: "issue", safety: "any", limit: SEARCH_PAGE_MAX })).toEqual(any);
   });
 
   it("pages a stable partition of the full ranked list", () => {
     for (const query of ["file", "issue", "", "create new"]) {
-      const full = searchIndex(INDEX, { query, limit: MAX_LIMIT });
+      const full = searchIndex(INDEX, { query, limit: SEARCH_PAGE_MAX });
       const pieces: string[] = [];
       for (let offset = 0; offset < full.total; offset += 3) {
         const page = searchIndex(INDEX, { query, offset, limit: 3 });
@@ -304,16 +305,16 @@ describe("searchIndex filters and paging", () => {
   });
 
   it("browses every filtered entry in connector then name order on an empty query", () => {
-    const all = searchIndex(INDEX, { query: "   ", limit: MAX_LIMIT });
+    const all = searchIndex(INDEX, { query: "   ", limit: SEARCH_PAGE_MAX });
     expect(all.total).toBe(CATALOG.length);
-    const rest = searchIndex(INDEX, { query: "", offset: MAX_LIMIT, limit: MAX_LIMIT });
+    const rest = searchIndex(INDEX, { query: "", offset: SEARCH_PAGE_MAX, limit: SEARCH_PAGE_MAX });
     const order = [...all.rows, ...rest.rows].map((r) => r.entry);
     const expected = [...CATALOG].sort((a, b) =>
       a.connectorId === b.connectorId ? (a.name < b.name ? -1 : 1) : a.connectorId < b.connectorId ? -1 : 1,
     );
     expect(order.map((e) => e.address)).toEqual(expected.map((e) => e.address));
     expect(all.rows.every((r) => r.score === 0)).toBe(true);
-    const slackRo = searchIndex(INDEX, { query: "", connector: "slack", safety: "read_only", limit: MAX_LIMIT });
+    const slackRo = searchIndex(INDEX, { query: "", connector: "slack", safety: "read_only", limit: SEARCH_PAGE_MAX });
     expect(slackRo.rows.map((r) => r.entry.name)).toEqual([
       "get_channel_history", "get_user_profile", "get_users", "list_channels", "search_messages",
     ]);
@@ -397,7 +398,7 @@ describe("compactSchema", () => {
       node = node.properties.a as typeof node;
       depth++;
     }
-    expect(depth).toBe(MAX_SCHEMA_DEPTH);
+    expect(depth).toBe(SCHEMA_DEPTH_MAX);
     expect(node).toEqual({});
   });
 

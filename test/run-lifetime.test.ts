@@ -8,7 +8,8 @@ import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import { startAtrium, fixture, nodeServer, type Atrium } from "./harness/atrium-client.js";
-import { invoke, type InvokeContext } from "../glue/calls/invoke.js";
+import { ConnectorRegistry } from "../glue/connectors/registry.js";
+import { validateConfig } from "../glue/config/validate.js";
 import { core } from "../glue/decisions/core.js";
 
 const WALL_MS = 1500;
@@ -101,20 +102,41 @@ describe("a run's downstream calls end with the run", () => {
   }, 20_000);
 });
 
-describe("invoke: a call's deadline", () => {
-  // A stand-in connector that records the deadline each call was given.
-  const seen: number[] = [];
-  const connector = { config: { timeoutMs: CONNECTOR_TIMEOUT_MS }, call: async (_n: string, _a: unknown, o: { timeoutMs: number }) => { seen.push(o.timeoutMs); return { content: [] }; } };
-  const catalog = { connectorOf: () => undefined, resolve: () => ({ entry: { address: "x.y", name: "y", safety: "read_only" }, connector }) };
-  const ctx = { catalog, core: core(), callPayloadBytes: 1024 } as unknown as InvokeContext;
-  const call = (timeLeftMs?: () => number) => invoke(ctx, { address: "x.y", args: {}, allowApproval: false, timeLeftMs });
+describe("a call's deadline (the connector's timeoutMs, capped by its caller's time left)", () => {
+  // A real connector to the recording fixture, in process: the deadline it gives a call is seen
+  // from the downstream's side (a call cut at its deadline is cancelled there and never writes).
+  const TIGHT_MS = 300;
+  let registry: ConnectorRegistry;
+  let log: string;
+  const connectorFor = () => registry.get("nasty")!;
+  beforeAll(async () => {
+    log = join(mkdtempSync(join(tmpdir(), "atrium-deadline-")), "writes.log");
+    const v = validateConfig({ mcpServers: { nasty: nodeServer(fixture("nasty-server"), { timeoutMs: CONNECTOR_TIMEOUT_MS, env: { FIXTURE_WRITE_LOG: log } }) } }, core());
+    if (!v.ok) throw new Error(JSON.stringify(v));
+    registry = new ConnectorRegistry(v.config, "test");
+    await registry.startAll();
+  });
+  afterAll(async () => {
+    await registry?.stopAll();
+    rmSync(dirname(log), { recursive: true, force: true });
+  });
+  const logged = () => (existsSync(log) ? readFileSync(log, "utf8") : "");
 
-  it("is the connector's timeoutMs, or the caller's time left when that is smaller; with none left the call is not made", async () => {
-    await call();
-    await call(() => WALL_MS - 0.5);
-    await call(() => CONNECTOR_TIMEOUT_MS * 2);
-    expect(seen).toEqual([CONNECTOR_TIMEOUT_MS, WALL_MS, CONNECTOR_TIMEOUT_MS]);
-    await expect(call(() => 0)).rejects.toMatchObject({ code: "timeout" });
-    expect(seen).toHaveLength(3);
+  it("with less time left than timeoutMs, the call is cut at the time left and the downstream hears it was cancelled", async () => {
+    const started = Date.now();
+    await expect(connectorFor().call("slow_write", { ms: 5000, tag: "tight" }, { timeLeftMs: TIGHT_MS })).rejects.toMatchObject({ code: "timeout", details: { budget: "program_wall_ms", timeoutMs: TIGHT_MS } });
+    expect(Date.now() - started).toBeLessThan(CONNECTOR_TIMEOUT_MS);
+    expect(await until(() => /cancelled \S+ tight/.test(logged()), SLACK_MS)).toBe(true);
+  });
+
+  it("with no time left the call is never made", async () => {
+    await expect(connectorFor().call("slow_write", { ms: 10, tag: "none" }, { timeLeftMs: 0 })).rejects.toMatchObject({ code: "timeout", details: { budget: "program_wall_ms" } });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(logged()).not.toMatch(/ none\n/);
+  });
+
+  it("with more time left than timeoutMs, the connector's own timeoutMs holds (the call completes normally)", async () => {
+    const r = await connectorFor().call("slow_write", { ms: 10, tag: "roomy" }, { timeLeftMs: CONNECTOR_TIMEOUT_MS * 2 });
+    expect(r.structuredContent).toEqual({ wrote: true });
   });
 });

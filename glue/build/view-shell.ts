@@ -7,18 +7,22 @@
 // What the server side tells the shell goes in at the one place the program reads it
 // (ATRIUM_SHELL_INJECT, browser/inject.d.ts), after bundling, so injected source keeps its exact
 // bytes: the CSPs, the page guard, the frame tag scanner, the bundled page scripts, the shell's
-// version, and the spec's rules as the decision core answers them (reads in flight:
-// limitDefault(view_reads_in_flight); binding names: read off the core's nameIsValid, V2).
+// version, the spec's rules as the decision core answers them (reads in flight:
+// limitDefault(view_reads_in_flight); binding names: read off the core's nameIsValid, V2), the
+// shell's fixed bounds (spec/bounds.md, SHELL_BOUNDS) and the protocol numbers it answers with.
 //
 // Deterministic: the same sources give the same bytes (the digest is pinned in
 // ../shell-version.json, test/shell-version.test.ts).
 import { fileURLToPath } from "node:url";
+import { ProtocolErrorCode as ErrorCode } from "@modelcontextprotocol/server";
 import { build, type Plugin, type Rollup } from "vite";
 import { core } from "../decisions/core.js";
-import { Budget } from "../decisions/generated/spec.js";
+import { Budget, SHELL_BOUNDS } from "../decisions/generated/spec.js";
+import { MS_PER_SECOND } from "../support/format.js";
 import { FRAME_TAGS_JS } from "../views/frame-tags.js";
 import { PAGE_GUARD_CSP, PAGE_GUARD_SCRIPT } from "../views/page-guard.js";
 import { SHELL_FILE, SHELL_URI, VIEW_CSP } from "../views/shell-page.js";
+import { HEX_RADIX, UNICODE_ESCAPE_HEX_DIGITS, UTF16_UNITS } from "../support/encoding.js";
 
 const browserFile = (name: string) => fileURLToPath(new URL(`../views/shell/browser/${name}`, import.meta.url));
 
@@ -73,7 +77,7 @@ async function bundle(name: string): Promise<string> {
 export function bindingNamePattern(valid: (name: string) => boolean): RegExp {
   const unitsAfter = (prefix: string) => {
     const ok: number[] = [];
-    for (let u = 0; u < 0x10000; u++) if (valid(prefix + String.fromCharCode(u))) ok.push(u);
+    for (let u = 0; u < UTF16_UNITS; u++) if (valid(prefix + String.fromCharCode(u))) ok.push(u);
     return ok;
   };
   const first = unitsAfter("");
@@ -83,13 +87,13 @@ export function bindingNamePattern(valid: (name: string) => boolean): RegExp {
   let max = 1;
   if (rest.length > 0) {
     const fill = String.fromCharCode(rest[0]);
-    while (max < 65536 && valid(lead + fill.repeat(max))) max++;
+    while (max < UTF16_UNITS && valid(lead + fill.repeat(max))) max++;
   }
   const re = new RegExp(`^${charClass(first)}${rest.length ? `${charClass(rest)}{0,${max - 1}}` : ""}$`);
   // Names of every length around the longest, and around every edge of both sets.
-  const edges = [...new Set([...first, ...rest].flatMap((u) => [u - 1, u, u + 1]).filter((u) => u >= 0 && u < 0x10000))];
+  const edges = [...new Set([...first, ...rest].flatMap((u) => [u - 1, u, u + 1]).filter((u) => u >= 0 && u < UTF16_UNITS))];
   const probes: string[] = ["", lead.repeat(max), lead.repeat(max + 1)];
-  for (let n = 0; n <= max + 2; n++) probes.push(lead + String.fromCharCode(rest[0] ?? first[0]).repeat(n));
+  for (let n = 0; n <= max + 1; n++) probes.push(lead + String.fromCharCode(rest[0] ?? first[0]).repeat(n));
   for (const u of edges) {
     const c = String.fromCharCode(u);
     probes.push(c, c + lead, lead + c, lead + c + lead, c + c);
@@ -101,7 +105,7 @@ export function bindingNamePattern(valid: (name: string) => boolean): RegExp {
 }
 
 function charClass(units: number[]): string {
-  const show = (u: number) => (/[0-9A-Za-z]/.test(String.fromCharCode(u)) ? String.fromCharCode(u) : `\\u${u.toString(16).toUpperCase().padStart(4, "0")}`);
+  const show = (u: number) => (/[0-9A-Za-z]/.test(String.fromCharCode(u)) ? String.fromCharCode(u) : `\\u${u.toString(HEX_RADIX).toUpperCase().padStart(UNICODE_ESCAPE_HEX_DIGITS, "0")}`);
   let out = "";
   for (let i = 0; i < units.length; ) {
     let j = i;
@@ -130,10 +134,14 @@ async function shellDocumentHtml(): Promise<string> {
     `frameTags: ${FRAME_TAGS_JS}`,
     `maxReadsInFlight: ${c.limitDefault(Budget.view_reads_in_flight)}`,
     `bindingName: ${bindingNamePattern((name) => c.nameIsValid(name))}`,
-    `version: ${JSON.stringify(SHELL_URI.slice(SHELL_URI.lastIndexOf("/v") + 2))}`,
+    `bounds: ${JSON.stringify(SHELL_BOUNDS)}`,
+    `methodNotFound: ${ErrorCode.MethodNotFound}`,
+    `msPerSecond: ${MS_PER_SECOND}`,
+    `version: ${JSON.stringify(SHELL_URI.slice(SHELL_URI.lastIndexOf("/v") + "/v".length))}`,
   ].join(",\n");
   const at = shell.split("ATRIUM_SHELL_INJECT");
-  if (at.length !== 2) throw new Error(`atrium shell: the program reads ATRIUM_SHELL_INJECT ${at.length - 1} times, not once`);
+  const reads = at.length - 1;
+  if (reads !== 1) throw new Error(`atrium shell: the program reads ATRIUM_SHELL_INJECT ${reads} times, not once`);
   const script = at.join(`{\n${inject}\n}`);
   if (/<!--|<\/script/i.test(script)) throw new Error("atrium shell: an injected value cannot sit inline in HTML");
   return `<!doctype html>

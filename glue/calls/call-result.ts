@@ -8,18 +8,15 @@ import { AtriumError } from "../support/errors.js";
 import { capText } from "../results/cap.js";
 import { projectFields, ProjectionError } from "../results/project.js";
 import type { ResultStash } from "../results/stash.js";
-import { unwrapToolResult } from "../results/unwrap.js";
+import { reportedError, unwrapToolResult } from "../results/unwrap.js";
 import { isJsonObject } from "../support/json-object.js";
 
 type ResultMode = "mcp" | "value";
 interface ShapeOptions { mode: ResultMode; fields?: string[]; capBytes: number; stash: ResultStash; address: string }
 
 export function shapeCallResult(result: ToolResult, opts: ShapeOptions): CallToolResult {
-  if (result.isError === true) {
-    const u = unwrapToolResult(result);
-    const message = u.ok ? "the tool reported an error" : u.error.message;
-    throw new AtriumError("connector_call_failed", `${opts.address} reported an error: ${message}`, { details: { address: opts.address } });
-  }
+  const failed = reportedError(opts.address, result);
+  if (failed) throw failed;
   if (opts.mode === "value" || opts.fields) {
     const u = unwrapToolResult(result);
     const data = u.ok ? project(u.data, opts.fields) : undefined;

@@ -6,7 +6,7 @@ import type { Catalog } from "../catalog/catalog.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import type { ToolResult } from "../connectors/downstream-shapes.js";
 import { AtriumError } from "../support/errors.js";
-import { Budget, BudgetCheck, type ClassReasonName } from "../decisions/generated/spec.js";
+import { Budget, BudgetCheck, ECHO_ARGS_BYTES_MAX, type ClassReasonName } from "../decisions/generated/spec.js";
 import { approvalPurposeText } from "../decisions/messages.js";
 
 export interface InvokeRequest {
@@ -15,14 +15,12 @@ export interface InvokeRequest {
   /** Only call_destructive_tool sets this; every other path runs read-only tools only. */
   allowApproval: boolean;
   signal?: AbortSignal;
-  /** The time the caller has left (a program: its run's wall clock); the call's deadline is this
-   * or the connector's timeoutMs, whichever is smaller, so a call never outlives its caller. */
+  /** The time the caller has left (a program: its run's wall clock); the connector caps its own
+   * deadline by it, so a call never outlives its caller. */
   timeLeftMs?: () => number;
 }
 export interface Invoked { entry: CatalogEntry; result: ToolResult; durationMs: number }
 export interface InvokeContext { catalog: Catalog; core: Core; callPayloadBytes: number }
-
-const ECHO_ARGS_BYTES = 512; // a nextAction repeats the args only when they are small
 
 export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<Invoked> {
   // Only the connector this call names is waited for: a start in progress, a changing listing.
@@ -39,7 +37,7 @@ export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<In
   const argsJson = JSON.stringify(args);
   if (entry.safety !== "read_only" && !req.allowApproval) {
     throw new AtriumError("destructive_tool_requires_approval", `${entry.address} is not read-only (${entry.reason}); it runs only through call_destructive_tool, after the person approves`, {
-      nextAction: { tool: "call_destructive_tool", arguments: Buffer.byteLength(argsJson) <= ECHO_ARGS_BYTES ? { address: entry.address, args } : { address: entry.address }, purpose: approvalPurposeText[entry.reason as ClassReasonName] ?? approvalPurposeText.invalid_facts },
+      nextAction: { tool: "call_destructive_tool", arguments: Buffer.byteLength(argsJson) <= ECHO_ARGS_BYTES_MAX ? { address: entry.address, args } : { address: entry.address }, purpose: approvalPurposeText[entry.reason as ClassReasonName] ?? approvalPurposeText.invalid_facts },
       details: { address: entry.address, reason: entry.reason },
     });
   }
@@ -48,9 +46,7 @@ export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<In
     throw new AtriumError("budget_exceeded", `args for ${entry.address} are ${bytes} bytes; the call_payload_bytes budget allows ${ctx.callPayloadBytes}`, { details: { budget: "call_payload_bytes", limit: ctx.callPayloadBytes, requested: bytes, room: ctx.callPayloadBytes } });
   }
   const started = performance.now();
-  const timeoutMs = Math.min(connector.config.timeoutMs, Math.ceil(req.timeLeftMs?.() ?? Infinity));
-  if (timeoutMs <= 0) throw new AtriumError("timeout", `no time is left for ${entry.address}: the program's run is out of time (program_wall_ms)`, { details: { address: entry.address, budget: "program_wall_ms" } });
-  const result = await connector.call(entry.name, args as Record<string, unknown>, { timeoutMs, signal: req.signal });
+  const result = await connector.call(entry.name, args as Record<string, unknown>, { timeLeftMs: req.timeLeftMs?.(), signal: req.signal });
   return { entry, result, durationMs: performance.now() - started };
 }
 

@@ -3,14 +3,17 @@
 // Never used for validation (the original schema is), so markers may be added.
 import { clipAtWord } from "../support/text/clip.js";
 import { isJsonObject } from "../support/json-object.js";
-
-export const MAX_SCHEMA_DEPTH = 8; // a node at this nesting depth becomes {}
-const MAX_ENUM_VALUES = 20;
-const MAX_DESCRIPTION_CHARS = 160;
-const MAX_PROPERTIES = 64;
-const MAX_VARIANTS = 16; // anyOf / oneOf / allOf members, tuple items
-const MAX_NODES = 1_000; // bounds the whole result, including $ref expansion
-const MAX_VALUE_CHARS = 512; // string inside a default / enum / const value
+import {
+  SCHEMA_DEPTH_MAX,
+  SCHEMA_DESCRIPTION_CHARS_MAX,
+  SCHEMA_ENUM_VALUES_MAX,
+  SCHEMA_FORMAT_CHARS_MAX,
+  SCHEMA_NODES_MAX,
+  SCHEMA_PROPERTIES_MAX,
+  SCHEMA_TYPES_MAX,
+  SCHEMA_VALUE_CHARS_MAX,
+  SCHEMA_VARIANTS_MAX,
+} from "../decisions/generated/spec.js";
 
 /** Markers this renderer adds: how much it dropped. */
 export const ENUM_OMITTED = "x-enumOmitted";
@@ -23,7 +26,6 @@ const NUMERIC_KEYS = [
 const VARIANT_KEYS = ["anyOf", "oneOf", "allOf"] as const;
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => isJsonObject(v);
 
 /** Define an own data property: never runs a setter, whatever the key ("__proto__" is dropped anyway). */
 function put(target: Json, key: string, value: unknown): void {
@@ -38,14 +40,14 @@ interface State {
 
 /** Copy a JSON value (default, enum member, const), bounded and without "__proto__" keys. */
 function cloneValue(v: unknown, depth: number): unknown {
-  if (typeof v === "string") return clipAtWord(v, MAX_VALUE_CHARS);
+  if (typeof v === "string") return clipAtWord(v, SCHEMA_VALUE_CHARS_MAX);
   if (typeof v === "number") return Number.isFinite(v) ? v : null;
   if (v === null || typeof v === "boolean") return v;
-  if (depth >= MAX_SCHEMA_DEPTH) return null;
-  if (Array.isArray(v)) return v.slice(0, MAX_ENUM_VALUES).map((x) => cloneValue(x, depth + 1));
-  if (isObject(v)) {
+  if (depth >= SCHEMA_DEPTH_MAX) return null;
+  if (Array.isArray(v)) return v.slice(0, SCHEMA_ENUM_VALUES_MAX).map((x) => cloneValue(x, depth + 1));
+  if (isJsonObject(v)) {
     const out: Json = {};
-    for (const k of Object.keys(v).slice(0, MAX_PROPERTIES)) if (k !== "__proto__") put(out, k, cloneValue(v[k], depth + 1));
+    for (const k of Object.keys(v).slice(0, SCHEMA_PROPERTIES_MAX)) if (k !== "__proto__") put(out, k, cloneValue(v[k], depth + 1));
     return out;
   }
   return null;
@@ -59,7 +61,7 @@ function safeDecode(s: string): string {
   }
 }
 
-const clampDescription = (d: string): string => clipAtWord(d.replace(/\s+/g, " ").trim(), MAX_DESCRIPTION_CHARS);
+const clampDescription = (d: string): string => clipAtWord(d.replace(/\s+/g, " ").trim(), SCHEMA_DESCRIPTION_CHARS_MAX);
 
 /** Resolve a local JSON pointer ("#/$defs/Item"); anything else is unresolvable. */
 function resolveRef(root: unknown, ref: string): unknown {
@@ -68,7 +70,7 @@ function resolveRef(root: unknown, ref: string): unknown {
   for (const raw of ref.slice(1).split("/").slice(1)) {
     const key = safeDecode(raw).replace(/~1/g, "/").replace(/~0/g, "~");
     if (Array.isArray(node) && /^\d+$/.test(key)) node = node[Number(key)];
-    else if (isObject(node) && Object.hasOwn(node, key)) node = node[key];
+    else if (isJsonObject(node) && Object.hasOwn(node, key)) node = node[key];
     else return undefined;
   }
   return node;
@@ -76,7 +78,7 @@ function resolveRef(root: unknown, ref: string): unknown {
 
 function compactNode(node: unknown, depth: number, st: State): unknown {
   if (typeof node === "boolean") return node; // true/false are valid schemas
-  if (!isObject(node) || depth >= MAX_SCHEMA_DEPTH || ++st.nodes > MAX_NODES) return {};
+  if (!isJsonObject(node) || depth >= SCHEMA_DEPTH_MAX || ++st.nodes > SCHEMA_NODES_MAX) return {};
 
   const ref = node.$ref;
   if (typeof ref === "string") {
@@ -87,7 +89,7 @@ function compactNode(node: unknown, depth: number, st: State): unknown {
     try {
       const out = compactNode(target, depth, st);
       // A description beside the $ref describes this use of the type: it wins.
-      if (isObject(out) && typeof node.description === "string") {
+      if (isJsonObject(out) && typeof node.description === "string") {
         put(out, "description", clampDescription(node.description));
       }
       return out;
@@ -100,7 +102,7 @@ function compactNode(node: unknown, depth: number, st: State): unknown {
   const type = node.type;
   if (typeof type === "string") put(out, "type", type);
   else if (Array.isArray(type)) {
-    const types = type.filter((t) => typeof t === "string").slice(0, 8);
+    const types = type.filter((t) => typeof t === "string").slice(0, SCHEMA_TYPES_MAX);
     if (types.length > 0) put(out, "type", types);
   }
 
@@ -108,41 +110,41 @@ function compactNode(node: unknown, depth: number, st: State): unknown {
     const d = clampDescription(node.description);
     if (d) put(out, "description", d);
   }
-  if (typeof node.format === "string") put(out, "format", clipAtWord(node.format, 32));
+  if (typeof node.format === "string") put(out, "format", clipAtWord(node.format, SCHEMA_FORMAT_CHARS_MAX));
   if (Object.hasOwn(node, "default")) put(out, "default", cloneValue(node.default, depth));
   if (Object.hasOwn(node, "const")) put(out, "const", cloneValue(node.const, depth));
   if (Array.isArray(node.enum)) {
-    put(out, "enum", node.enum.slice(0, MAX_ENUM_VALUES).map((v) => cloneValue(v, depth)));
-    if (node.enum.length > MAX_ENUM_VALUES) put(out, ENUM_OMITTED, node.enum.length - MAX_ENUM_VALUES);
+    put(out, "enum", node.enum.slice(0, SCHEMA_ENUM_VALUES_MAX).map((v) => cloneValue(v, depth)));
+    if (node.enum.length > SCHEMA_ENUM_VALUES_MAX) put(out, ENUM_OMITTED, node.enum.length - SCHEMA_ENUM_VALUES_MAX);
   }
   for (const k of NUMERIC_KEYS) {
     const v = node[k];
     if (typeof v === "number" && Number.isFinite(v)) put(out, k, v);
   }
 
-  if (isObject(node.properties)) {
+  if (isJsonObject(node.properties)) {
     const keys = Object.keys(node.properties).filter((k) => k !== "__proto__");
     const props: Json = {};
-    for (const k of keys.slice(0, MAX_PROPERTIES)) put(props, k, compactNode(node.properties[k], depth + 1, st));
+    for (const k of keys.slice(0, SCHEMA_PROPERTIES_MAX)) put(props, k, compactNode(node.properties[k], depth + 1, st));
     put(out, "properties", props);
-    if (keys.length > MAX_PROPERTIES) put(out, PROPERTIES_OMITTED, keys.length - MAX_PROPERTIES);
+    if (keys.length > SCHEMA_PROPERTIES_MAX) put(out, PROPERTIES_OMITTED, keys.length - SCHEMA_PROPERTIES_MAX);
   }
   if (Array.isArray(node.required)) {
     const req = node.required.filter((k): k is string => typeof k === "string" && k !== "__proto__");
-    if (req.length > 0) put(out, "required", req.slice(0, MAX_PROPERTIES));
+    if (req.length > 0) put(out, "required", req.slice(0, SCHEMA_PROPERTIES_MAX));
   }
   if (Array.isArray(node.items)) {
-    put(out, "items", node.items.slice(0, MAX_VARIANTS).map((s) => compactNode(s, depth + 1, st)));
+    put(out, "items", node.items.slice(0, SCHEMA_VARIANTS_MAX).map((s) => compactNode(s, depth + 1, st)));
   } else if (node.items !== undefined) {
     put(out, "items", compactNode(node.items, depth + 1, st));
   }
   // A map-like object's value schema is informative; `false`/`true` is noise for the model.
-  if (isObject(node.additionalProperties)) {
+  if (isJsonObject(node.additionalProperties)) {
     put(out, "additionalProperties", compactNode(node.additionalProperties, depth + 1, st));
   }
   for (const k of VARIANT_KEYS) {
     const v = node[k];
-    if (Array.isArray(v) && v.length > 0) put(out, k, v.slice(0, MAX_VARIANTS).map((s) => compactNode(s, depth + 1, st)));
+    if (Array.isArray(v) && v.length > 0) put(out, k, v.slice(0, SCHEMA_VARIANTS_MAX).map((s) => compactNode(s, depth + 1, st)));
   }
   return out;
 }

@@ -1,8 +1,7 @@
 // The one-line description the model sees in a search row.
 import type { CatalogEntry } from "./entry.js";
 import { clipAtWord } from "../support/text/clip.js";
-
-const SHORT_DESCRIPTION_CHARS = 160;
+import { TOOL_SUMMARY_CHARS_MAX } from "../decisions/generated/spec.js";
 
 
 const collapse = (s: string): string => s.replace(/\s+/g, " ").trim();
@@ -21,7 +20,7 @@ export function shortDescription(entry: Pick<CatalogEntry, "name" | "description
   for (const source of [entry.description, entry.title]) {
     if (typeof source !== "string") continue;
     const s = firstSentence(source);
-    if (s.length > 0) return clipAtWord(s, SHORT_DESCRIPTION_CHARS);
+    if (s.length > 0) return clipAtWord(s, TOOL_SUMMARY_CHARS_MAX);
   }
-  return clipAtWord(collapse(entry.name), SHORT_DESCRIPTION_CHARS);
+  return clipAtWord(collapse(entry.name), TOOL_SUMMARY_CHARS_MAX);
 }

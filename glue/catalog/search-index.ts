@@ -2,6 +2,9 @@
 // postings so a query touches only the documents that share a term with it.
 import type { CatalogEntry, Safety } from "./entry.js";
 import { stem, words } from "./tokenize.js";
+import { isJsonObject } from "../support/json-object.js";
+import { SEARCH_TUNING as T } from "./search-tuning.js";
+import { SEARCH_DESCRIPTION_INDEX_CHARS, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX, SEARCH_PARAM_DEPTH_MAX, SEARCH_PARAM_NAMES_MAX, SEARCH_QUERY_WORDS_MAX } from "../decisions/generated/spec.js";
 
 export interface SearchQuery {
   query: string;
@@ -20,10 +23,6 @@ export interface SearchResult {
   total: number;
   rows: SearchRow[];
 }
-
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 50;
-const MAX_QUERY_WORDS = 32; // bounds the work one query can ask for
 
 /** A term's slice of the shared posting arrays, and its inverse document frequency. */
 interface Term {
@@ -48,40 +47,30 @@ export interface SearchIndex {
   readonly scratch: { score: Float64Array; nameHits: Int32Array; seen: Uint8Array; touched: Int32Array };
 }
 
-// Field weights: the name says what a tool is; the schema's parameter names only hint.
-const FIELDS = [
-  { weight: 3.0, b: 0.5 }, // name
-  { weight: 2.0, b: 0.5 }, // title
-  { weight: 1.0, b: 0.75 }, // description
-  { weight: 0.5, b: 0.5 }, // input property names
-  { weight: 0.5, b: 0 }, // connector id
-] as const;
+// Field weights and the other ranking weights: search-tuning.ts.
+const FIELDS = T.fields;
 const NAME_FIELD = 0;
-const K1 = 1.2;
+const K1 = T.k1;
 // A word also indexes its exact surface form ("=incidents") when that differs from its stem,
 // so "incidents" prefers list_incidents over get_incident while still matching both.
 const SURFACE = "=";
-const SURFACE_FACTOR = 0.3;
-const DESCRIPTION_INDEX_CHARS = 4_000; // bounds build cost on giant descriptions
-const MAX_PARAM_NAMES = 64;
-const PARAM_DEPTH = 3;
 // Sort key = milli-score × RANK_SPAN + reversed address rank: one numeric sort, exact in a double.
-const RANK_SPAN = 2 ** 24;
+const RANK_SPAN = T.rankSpan;
 
 /** Parameter names of an untrusted schema, bounded in depth and count. */
 function paramNames(schema: unknown): string[] {
   const names: string[] = [];
   const walk = (node: unknown, depth: number): void => {
-    if (depth > PARAM_DEPTH || typeof node !== "object" || node === null || Array.isArray(node)) return;
-    const props = (node as Record<string, unknown>).properties;
-    if (typeof props === "object" && props !== null && !Array.isArray(props)) {
+    if (depth > SEARCH_PARAM_DEPTH_MAX || !isJsonObject(node)) return;
+    const props = node.properties;
+    if (isJsonObject(props)) {
       for (const key of Object.keys(props)) {
-        if (names.length >= MAX_PARAM_NAMES) return;
+        if (names.length >= SEARCH_PARAM_NAMES_MAX) return;
         names.push(key);
-        walk((props as Record<string, unknown>)[key], depth + 1);
+        walk(props[key], depth + 1);
       }
     }
-    walk((node as Record<string, unknown>).items, depth + 1);
+    walk(node.items, depth + 1);
   };
   try {
     walk(schema, 0);
@@ -97,7 +86,7 @@ function fieldWords(e: CatalogEntry): string[][] {
   return [
     words(text(e.name)),
     words(text(e.title)),
-    words(text(e.description).slice(0, DESCRIPTION_INDEX_CHARS)),
+    words(text(e.description).slice(0, SEARCH_DESCRIPTION_INDEX_CHARS)),
     words(paramNames(e.inputSchema).join(" ")),
     words(text(e.connectorId)),
   ];
@@ -152,12 +141,12 @@ export function buildSearchIndex(entries: CatalogEntry[]): SearchIndex {
   const byName = new Map<string, number[]>();
   const byAddress = new Map<string, number[]>();
   // Dense per-doc accumulators by term id (grown by doubling; a sparse JS array would go slow).
-  let tf = new Float64Array(1024);
-  let inName = new Uint8Array(1024);
+  let tf = new Float64Array(T.scratchTerms);
+  let inName = new Uint8Array(T.scratchTerms);
   const docTerms: number[] = [];
   const add = (t: number, unit: number, name: boolean): void => {
     if (t >= tf.length) {
-      const size = Math.max(t + 1, tf.length * 2);
+      const size = Math.max(t + 1, tf.length * T.growth);
       const grownTf = new Float64Array(size);
       grownTf.set(tf);
       tf = grownTf;
@@ -213,7 +202,7 @@ export function buildSearchIndex(entries: CatalogEntry[]): SearchIndex {
   }
   const terms = new Map<string, Term>();
   for (const [t, id] of termIds) {
-    terms.set(t, { start: start[id]!, end: start[id + 1]!, idf: Math.log(1 + (n - df[id]! + 0.5) / (df[id]! + 0.5)) });
+    terms.set(t, { start: start[id]!, end: start[id + 1]!, idf: Math.log(1 + (n - df[id]! + T.idfSmoothing) / (df[id]! + T.idfSmoothing)) });
   }
 
   const rankDoc = sortedDocs(n, (a, b) => codeUnitCompare(text(docs[a]!.address), text(docs[b]!.address)));
@@ -243,7 +232,7 @@ function page(q: SearchQuery): { offset: number; limit: number } {
   const int = (v: unknown, dflt: number): number => (typeof v === "number" && Number.isFinite(v) ? Math.floor(v) : dflt);
   return {
     offset: Math.max(0, int(q.offset, 0)),
-    limit: Math.min(MAX_LIMIT, Math.max(1, int(q.limit, DEFAULT_LIMIT))),
+    limit: Math.min(SEARCH_PAGE_MAX, Math.max(1, int(q.limit, SEARCH_PAGE_DEFAULT))),
   };
 }
 
@@ -267,7 +256,7 @@ export function searchIndex(index: SearchIndex, q: SearchQuery): SearchResult {
   }
 
   // Sorted unique terms: the float sum is then independent of query word order.
-  const qWords = words(query).slice(0, MAX_QUERY_WORDS);
+  const qWords = words(query).slice(0, SEARCH_QUERY_WORDS_MAX);
   const qTerms = [...new Set(qWords.map(stem))].sort(codeUnitCompare);
   const qSurface = [...new Set(qWords.filter((w) => stem(w) !== w).map((w) => SURFACE + w))].sort(codeUnitCompare);
 
@@ -294,7 +283,7 @@ export function searchIndex(index: SearchIndex, q: SearchQuery): SearchResult {
   let total = 0;
   try {
     for (const t of qTerms) accumulate(t, 1);
-    for (const t of qSurface) accumulate(t, SURFACE_FACTOR);
+    for (const t of qSurface) accumulate(t, T.surfaceFactor);
     const key = exactKey(query);
     const exact = new Set([...(index.byName.get(key) ?? []), ...(index.byAddress.get(key) ?? [])]);
     for (const d of exact) {
@@ -303,9 +292,9 @@ export function searchIndex(index: SearchIndex, q: SearchQuery): SearchResult {
         touched[touchedCount++] = d;
       }
     }
-    // Exact name beats anything lexical: no other doc can reach 2 × queryMax.
-    const exactBoost = 2 * queryMax + 1;
-    const nameAllBoost = 0.5 * queryMax;
+    // Exact name beats anything lexical: no other doc can reach exactBoost × queryMax.
+    const exactBoost = T.exactBoost * queryMax + 1;
+    const nameAllBoost = T.nameAllBoost * queryMax;
     keys = new Float64Array(touchedCount);
     for (let i = 0; i < touchedCount; i++) {
       const d = touched[i]!;
@@ -313,7 +302,7 @@ export function searchIndex(index: SearchIndex, q: SearchQuery): SearchResult {
       let s = score[d]!;
       if (qTerms.length > 0 && nameHits[d] === qTerms.length) s += nameAllBoost;
       if (exact.has(d)) s += exactBoost;
-      keys[total++] = Math.round(s * 1000) * RANK_SPAN + (RANK_SPAN - 1 - index.addressRank[d]!);
+      keys[total++] = Math.round(s * T.scoreScale) * RANK_SPAN + (RANK_SPAN - 1 - index.addressRank[d]!);
     }
   } finally {
     for (let i = 0; i < touchedCount; i++) {
@@ -331,7 +320,7 @@ export function searchIndex(index: SearchIndex, q: SearchQuery): SearchResult {
     const k = sorted[i]!;
     const milli = Math.floor(k / RANK_SPAN);
     const rank = RANK_SPAN - 1 - (k - milli * RANK_SPAN);
-    rows.push({ entry: entries[index.rankDoc[rank]!]!, score: milli / 1000 });
+    rows.push({ entry: entries[index.rankDoc[rank]!]!, score: milli / T.scoreScale });
   }
   return { total, rows };
 }

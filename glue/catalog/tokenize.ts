@@ -1,5 +1,7 @@
 // Lexical terms for search: the same function runs on the index side and the query side,
 // so whatever it normalizes (case, separators, plurals) matches on both.
+import { SEARCH_TUNING as T } from "./search-tuning.js";
+import { ASCII_END } from "../support/encoding.js";
 
 // Short on purpose: words that carry no signal in tool names or descriptions.
 const STOP = new Set([
@@ -20,31 +22,35 @@ const SEPARATORS = /[^\p{L}\p{N}]+/u;
 
 /** Light plural stemming: incidents → incident, entities → entity, branches → branch. */
 export function stem(term: string): string {
-  if (term.length < 3 || KEEP_S.has(term) || !term.endsWith("s")) return term;
+  if (term.length < T.stemCharsMin || KEEP_S.has(term) || !term.endsWith("s")) return term;
   // status, address, analysis, axis are singular; APIs and CPUs are not.
   if (term.endsWith("ss") || term.endsWith("sis") || term.endsWith("xis")) return term;
   if (term.endsWith("us") && !PLURAL_US.has(term)) return term;
-  if (term.length > 4 && term.endsWith("ies")) return term.slice(0, -3) + "y";
-  if (/(?:ch|sh|x|z|ss)es$/.test(term)) return term.slice(0, -2);
+  if (term.length >= T.iesStemCharsMin && term.endsWith("ies")) return term.slice(0, -"ies".length) + "y";
+  if (/(?:ch|sh|x|z|ss)es$/.test(term)) return term.slice(0, -"es".length);
   return term.slice(0, -1);
 }
 
 function keep(out: string[], lower: string): void {
-  if (lower.length >= 2 && !STOP.has(lower)) out.push(lower);
+  if (lower.length >= T.wordCharsMin && !STOP.has(lower)) out.push(lower);
 }
 
 /** The general (Unicode) splitter. */
 function wordsUnicode(text: string, out: string[]): void {
   for (const chunk of text.split(SEPARATORS)) {
-    if (chunk.length < 2) continue;
+    if (chunk.length < T.wordCharsMin) continue;
     for (const part of chunk.split(CAMEL)) keep(out, part.toLowerCase());
   }
 }
 
 // Character classes for the ASCII fast path (indexing 10,000 tools is mostly this loop).
-const OTHER = 0, LOWER = 1, UPPER = 2, DIGIT = 3;
-const CLASS = new Uint8Array(128);
-for (let c = 0; c < 128; c++) CLASS[c] = c >= 97 && c <= 122 ? LOWER : c >= 65 && c <= 90 ? UPPER : c >= 48 && c <= 57 ? DIGIT : OTHER;
+const enum Cls { other, lower, upper, digit }
+const OTHER = Cls.other, LOWER = Cls.lower, UPPER = Cls.upper, DIGIT = Cls.digit;
+const code = (c: string): number => c.charCodeAt(0);
+const CLASS = new Uint8Array(ASCII_END);
+for (let c = 0; c < ASCII_END; c++) {
+  CLASS[c] = c >= code("a") && c <= code("z") ? LOWER : c >= code("A") && c <= code("Z") ? UPPER : c >= code("0") && c <= code("9") ? DIGIT : OTHER;
+}
 const NON_ASCII = /[^\x00-\x7f]/;
 const ASCII = new TextEncoder();
 
@@ -69,7 +75,7 @@ function wordsAscii(text: string, out: string[]): boolean {
     } else if (cls === UPPER && (prev === LOWER || prev === DIGIT)) {
       keep(out, lower.slice(start, i)); // "getHTTP" → get|HTTP, "V2Issues" → V2|Issues
       start = i;
-    } else if (cls === LOWER && prev === UPPER && i - start >= 2) {
+    } else if (cls === LOWER && prev === UPPER && i - 1 > start) {
       keep(out, lower.slice(start, i - 1)); // "HTTPResponse" → HTTP|Response
       start = i - 1;
     }

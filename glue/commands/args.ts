@@ -5,6 +5,7 @@
 // The tokens are judged here rather than by parseArgs' strict mode so that every message names
 // the command and lists what it accepts.
 import { parseArgs } from "node:util";
+import { PORT_MAX } from "../support/wire.js";
 
 interface Flag {
   /** A flag with a value shows its placeholder (`--config FILE`); a switch has none. */
@@ -15,7 +16,7 @@ interface Flag {
   check?: (value: string) => string | undefined;
 }
 
-const port = (v: string) => (/^\d+$/.test(v) && Number(v) <= 65535 ? undefined : `must be a port number from 0 to 65535, got ${JSON.stringify(v)}`);
+const port = (v: string) => (/^\d+$/.test(v) && Number(v) <= PORT_MAX ? undefined : `must be a port number from 0 to ${PORT_MAX}, got ${JSON.stringify(v)}`);
 
 const COMMANDS = {
   serve: { config: { value: "FILE" } },

@@ -11,6 +11,8 @@ import { binPath, demoServerPath } from "../support/paths.js";
 import { DESK_PROGRAM } from "../demo/desk-program.js";
 import { serveLiveView } from "../demo/live-host.js";
 import type { Flags } from "./args.js";
+import { DEMO_CALL_TIMEOUT_MS, DEMO_RESULTS_SHOWN, DEMO_START_POLL_MS, DEMO_START_POLLS_MAX } from "../decisions/generated/spec.js";
+import { BYTES_PER_KIB, CLI_COLUMNS } from "../support/format.js";
 
 /** `flags` come checked from the command line (commands/args.ts): `--out DIR`, `--serve`, `--port N` (only with --serve). */
 export async function demo(flags: Flags, version: string): Promise<number> {
@@ -26,24 +28,24 @@ export async function demo(flags: Flags, version: string): Promise<number> {
   const say = (s = "") => process.stdout.write(`${s}\n`);
   const client = new Client({ name: "atrium-demo", version }, { capabilities: serveLive ? ({ extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } as never) : {} });
   const transport = new StdioClientTransport({ command: process.execPath, args: [binPath, "--config", configPath], stderr: "pipe" });
-  const call = async (name: string, args: Record<string, unknown>) => client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, { timeout: 60_000 });
+  const call = async (name: string, args: Record<string, unknown>) => client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, { timeout: DEMO_CALL_TIMEOUT_MS });
   try {
     say(`atrium ${version} demo: a scripted session with a real atrium over stdio, in front of the embedded service-desk connector.\n`);
     let t = performance.now();
     await client.connect(transport);
     say(`1. initialize (${ms(t)}): server ${client.getServerVersion()?.name} ${client.getServerVersion()?.version}; it declares MCP Apps (${Object.keys(client.getServerCapabilities()?.extensions ?? {}).join(", ")})`);
     const { tools } = await client.listTools();
-    say(`2. tools/list: the model sees ${tools.length} tools (${(Buffer.byteLength(JSON.stringify(tools)) / 1024).toFixed(1)} KB): ${tools.map((x) => x.name).join(", ")}`);
+    say(`2. tools/list: the model sees ${tools.length} tools (${(Buffer.byteLength(JSON.stringify(tools)) / BYTES_PER_KIB).toFixed(1)} KB): ${tools.map((x) => x.name).join(", ")}`);
     t = performance.now();
     // Connectors start in the background; a search while the desk is still starting would
     // answer from an empty catalog (and say so under `unavailable`), so the story waits for it.
     let found = (await call("search_tools", { query: "open incidents" })).structuredContent as any;
-    for (let i = 0; i < 400 && found.unavailable?.some((u: { state: string }) => u.state === "starting"); i++) {
-      await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < DEMO_START_POLLS_MAX && found.unavailable?.some((u: { state: string }) => u.state === "starting"); i++) {
+      await new Promise((r) => setTimeout(r, DEMO_START_POLL_MS));
       found = (await call("search_tools", { query: "open incidents" })).structuredContent as any;
     }
     say(`3. search_tools "open incidents" (${ms(t)}):`);
-    for (const r of found.results.slice(0, 3)) say(`     ${r.address.padEnd(26)} ${r.safety.padEnd(9)} ${r.score}  ${r.description}`);
+    for (const r of found.results.slice(0, DEMO_RESULTS_SHOWN)) say(`     ${r.address.padEnd(CLI_COLUMNS.address)} ${r.safety.padEnd(CLI_COLUMNS.safety)} ${r.score}  ${r.description}`);
     t = performance.now();
     const runResult = await call("execute_code", { code: DESK_PROGRAM, diagnostics: true });
     const run = runResult.structuredContent as any;

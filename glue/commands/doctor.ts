@@ -7,6 +7,7 @@ import { createApp } from "../app.js";
 import type { AtriumConfig } from "../config/schema.js";
 import { classReasonText } from "../decisions/messages.js";
 import { readOnlySuggestion, unlistedTools } from "./doctor-advice.js";
+import { DOCTOR_STDERR_TAIL_LINES } from "../decisions/generated/spec.js";
 
 type App = ReturnType<typeof createApp>;
 type Connector = App["registry"]["connectors"][number];
@@ -28,7 +29,7 @@ export async function doctor(config: AtriumConfig, source: string, version: stri
       failed++;
       out.push(`     ${c.problem ?? c.state}`);
       if (c.state === "retrying") out.push(`     atrium serve keeps trying in the background: ${config.lifecycle.startRetries - c.attempts + 1} more attempt(s), the next ${Math.max(0, (c.nextAttemptAt ?? Date.now()) - Date.now())} ms after this one failed, each wait doubling up to ${config.lifecycle.restartMaxMs} ms`);
-      const tail = c.stderr.tail(8);
+      const tail = c.stderr.tail(DOCTOR_STDERR_TAIL_LINES);
       if (tail) out.push("     stderr:", ...tail.split("\n").map((l) => `       ${l}`));
     }
   }

@@ -4,6 +4,8 @@ import { binPath } from "../support/paths.js";
 import type { AtriumConfig } from "../config/schema.js";
 import { startSandboxPool } from "../sandbox/start-pool.js";
 import type { createApp } from "../app.js";
+import { SHUTDOWN_GRACE_MS } from "../decisions/generated/spec.js";
+import { CLI_COLUMNS, JSON_INDENT } from "../support/format.js";
 
 export async function serve(config: AtriumConfig, source: string, version: string): Promise<void> {
   // The sandbox workers start warming first; the MCP SDK and the server load meanwhile.
@@ -14,7 +16,7 @@ export async function serve(config: AtriumConfig, source: string, version: strin
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    await Promise.race([app.registry.stopAll(), new Promise((r) => setTimeout(r, 3000).unref())]);
+    await Promise.race([app.registry.stopAll(), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
     app.registry.killAll();
     process.exit(code);
   };
@@ -39,8 +41,8 @@ export async function serve(config: AtriumConfig, source: string, version: strin
 function banner(app: ReturnType<typeof createApp>, source: string, version: string): string {
   const entries = app.catalog.entries();
   const ro = entries.filter((e) => e.safety === "read_only").length;
-  const lines = app.registry.connectors.map((c) => `  ${c.id.padEnd(16)} ${c.state.padEnd(10)} ${c.tools.length} tools${c.problem ? `  (${c.problem})` : ""}`);
-  const snippet = JSON.stringify({ mcpServers: { atrium: { command: process.execPath, args: [binPath, ...(source.startsWith("embedded") ? [] : ["--config", source])] } } }, null, 2);
+  const lines = app.registry.connectors.map((c) => `  ${c.id.padEnd(CLI_COLUMNS.connectorId)} ${c.state.padEnd(CLI_COLUMNS.connectorState)} ${c.tools.length} tools${c.problem ? `  (${c.problem})` : ""}`);
+  const snippet = JSON.stringify({ mcpServers: { atrium: { command: process.execPath, args: [binPath, ...(source.startsWith("embedded") ? [] : ["--config", source])] } } }, null, JSON_INDENT);
   return [
     `atrium ${version} is serving MCP on stdio (this terminal is not a host: it waits for JSON-RPC on stdin).`,
     `config: ${source}`,

@@ -6,6 +6,9 @@ import { resolve } from "node:path";
 import type { Core } from "../decisions/core.js";
 import type { ValidationResult } from "./schema.js";
 import { validateConfig } from "./validate.js";
+import { UNICODE_ESCAPE_HEX_DIGITS } from "../support/encoding.js";
+
+const HEX_ESCAPE = new RegExp(`^[0-9a-fA-F]{${UNICODE_ESCAPE_HEX_DIGITS}}$`);
 
 export type ConfigSource = "flag" | "env" | "cwd";
 export type ConfigLocation =
@@ -126,7 +129,7 @@ function locate(s: string): { offset: number; reason: string } | undefined {
       if (s[i] < " ") return at("a control character in a string must be written as an escape such as \\n");
       if (s[i] === "\\") {
         i++;
-        if (s[i] === "u" && /^[0-9a-fA-F]{4}$/.test(s.slice(i + 1, i + 5))) i += 4;
+        if (s[i] === "u" && HEX_ESCAPE.test(s.slice(i + 1, i + 1 + UNICODE_ESCAPE_HEX_DIGITS))) i += UNICODE_ESCAPE_HEX_DIGITS;
         else if (s[i] === undefined || !'"\\/bfnrt'.includes(s[i])) return at("invalid escape in a string");
       }
     }

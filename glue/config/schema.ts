@@ -2,7 +2,7 @@
 // walks. Every number in a validated config is an effective value (the operator's, or the
 // core's default), so no other file repeats a default. Numeric ranges live in spec/budgets.md
 // and are checked by the core; this file only says which key maps to which budget.
-import { Budget, type DeliveryOverrideName } from "../decisions/generated/spec.js";
+import { Budget, CONNECTOR_ID_CHARS_MAX, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 
 export interface ConfigError {
   /** Dotted path into the file (`mcpServers.github.args[2]`); "" for the file as a whole. */
@@ -87,7 +87,7 @@ export const TOP_KEYS = ["mcpServers", "atrium"] as const;
 export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors"] as const;
 
 /** Lowercase so an id reads the same in every address "<id>.<tool>". */
-export const CONNECTOR_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+export const CONNECTOR_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${CONNECTOR_ID_CHARS_MAX - 1}}$`);
 
 export const STDIO_KEYS = ["command", "args", "env", "cwd"] as const;
 export const HTTP_KEYS = ["url", "headers"] as const;

@@ -3,7 +3,7 @@
 // whatever a user or a host wrote. Numeric limits are judged by the core (limitAccepts);
 // this file holds no ranges or defaults of budgets.
 import type { Core } from "../decisions/core.js";
-import { Budget, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../decisions/generated/spec.js";
+import { Budget, CONFIG_KEY_SUGGEST_EDITS, CONNECTOR_ID_CHARS_MAX, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 import {
   ATRIUM_KEYS, CONNECTOR_ID, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
   STDIO_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
@@ -39,7 +39,7 @@ export function validateConfig(raw: unknown, core: Core): ValidationResult {
 // ---- the walk ---------------------------------------------------------------------------
 
 function root(ctx: Ctx, raw: unknown): AtriumConfig | undefined {
-  if (!isObject(raw)) return fail(ctx, "", expected("an object", raw));
+  if (!isJsonObject(raw)) return fail(ctx, "", expected("an object", raw));
   for (const key of Object.keys(raw)) {
     if ((TOP_KEYS as readonly string[]).includes(key)) continue;
     const near = closest(key, TOP_KEYS);
@@ -53,7 +53,7 @@ function root(ctx: Ctx, raw: unknown): AtriumConfig | undefined {
   if (servers === undefined) {
     const hint = own(raw, "servers") !== undefined ? ` (VS Code's "servers" block is not read; rename it to "mcpServers")` : "";
     fail(ctx, "", `missing "mcpServers"${hint}`);
-  } else if (!isObject(servers)) {
+  } else if (!isJsonObject(servers)) {
     fail(ctx, "mcpServers", expected("an object", servers));
   } else {
     connectors = Object.keys(servers).map((id) => connector(ctx, id, own(servers, id)));
@@ -77,7 +77,7 @@ function root(ctx: Ctx, raw: unknown): AtriumConfig | undefined {
 function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfig> {
   const path = at("mcpServers", id, ctx);
   if (!CONNECTOR_ID.test(id)) fail(ctx, path, idMessage(id, ctx));
-  if (!isObject(entry)) {
+  if (!isJsonObject(entry)) {
     fail(ctx, path, expected("an object", entry));
     return {};
   }
@@ -202,7 +202,7 @@ function list<T>(ctx: Ctx, path: string, value: unknown, item: (path: string, v:
 
 function map(ctx: Ctx, path: string, value: unknown, keyRule: (k: string) => string | undefined, item: (path: string, v: unknown) => string | undefined): Record<string, string> {
   if (value === undefined) return {};
-  if (!isObject(value)) return fail(ctx, path, expected("an object", value)) ?? {};
+  if (!isJsonObject(value)) return fail(ctx, path, expected("an object", value)) ?? {};
   const entries: [string, string][] = [];
   for (const k of Object.keys(value)) {
     const p = at(path, k, ctx);
@@ -253,7 +253,7 @@ function headerValue(ctx: Ctx, path: string, value: unknown): string | undefined
 /** A section is optional; absent reads as empty so every field takes its default. */
 function section(ctx: Ctx, path: string, value: unknown, keys: readonly string[]): Obj {
   if (value === undefined) return {};
-  if (!isObject(value)) return fail(ctx, path, expected("an object", value)) ?? {};
+  if (!isJsonObject(value)) return fail(ctx, path, expected("an object", value)) ?? {};
   unknownKeys(ctx, path, value, keys);
   return value;
 }
@@ -267,15 +267,15 @@ function unknownKeys(ctx: Ctx, path: string, obj: Obj, known: readonly string[])
 }
 
 function idMessage(id: string, ctx: Ctx): string {
-  const fixed = id.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[-_]+/, "").slice(0, 64);
+  const fixed = id.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[-_]+/, "").slice(0, CONNECTOR_ID_CHARS_MAX);
   const hint = fixed !== id && CONNECTOR_ID.test(fixed) ? `; did you mean ${show(fixed, ctx)}?` : "";
-  return `invalid connector id: use 1 to 64 lowercase letters, digits, "_" or "-", starting with a letter or digit (it prefixes tool addresses "<id>.<tool>")${hint}`;
+  return `invalid connector id: use 1 to ${CONNECTOR_ID_CHARS_MAX} lowercase letters, digits, "_" or "-", starting with a letter or digit (it prefixes tool addresses "<id>.<tool>")${hint}`;
 }
 
-/** The known key within edit distance 2 (case-insensitive), if any. */
+/** The known key within CONFIG_KEY_SUGGEST_EDITS (case-insensitive), if any. */
 function closest(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
-  let bestD = 3;
+  let bestD = CONFIG_KEY_SUGGEST_EDITS + 1;
   for (const k of known) {
     if (Math.abs(k.length - key.length) >= bestD) continue; // distance ≥ length gap; also keeps huge keys cheap
     const d = editDistance(key.toLowerCase(), k.toLowerCase());
@@ -292,8 +292,7 @@ function at(path: string, key: string, ctx: Ctx): string {
 }
 
 const show = (s: string, ctx: Ctx): string => JSON.stringify(s.length > ctx.clampChars ? `${s.slice(0, ctx.clampChars)}…` : s);
-const isObject = (v: unknown): v is Obj => isJsonObject(v);
-const own = (obj: unknown, key: string): unknown => (isObject(obj) && Object.hasOwn(obj, key) ? obj[key] : undefined);
+const own = (obj: unknown, key: string): unknown => (isJsonObject(obj) && Object.hasOwn(obj, key) ? obj[key] : undefined);
 const typeName = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 const expected = (what: string, v: unknown): string => `expected ${what}, got ${typeName(v)}`;
 

@@ -10,7 +10,9 @@ import { createTransport, type ConnectorTransport } from "./transports.js";
 import { LooseResult, readToolResult, readToolsPage, type DownstreamTool, type ToolResult } from "./downstream-shapes.js";
 import { explainStartFailure, sdk1Message } from "./start-failure.js";
 import { abortable } from "./abortable.js";
-import { DROPPED_ANSWER_CODE } from "./stdio-client.js";
+import { CONNECTOR_BACKOFF_FACTOR, CONNECTOR_LIST_PAGES_MAX, STDERR_TAIL_LINES } from "../decisions/generated/spec.js";
+import { MS_PER_SECOND } from "../support/format.js";
+import { DROPPED_ANSWER_CODE, HTTP_STATUS } from "../support/wire.js";
 
 /**
  * starting: an attempt to start is in progress (first or a retry); retrying: a start failed
@@ -20,8 +22,6 @@ import { DROPPED_ANSWER_CODE } from "./stdio-client.js";
 export type ConnectorState = "starting" | "ready" | "retrying" | "restarting" | "failed" | "refused" | "disabled" | "stopped";
 
 export interface ConnectorLimits { startRetries: number; backoffFirstMs: number; restartMaxMs: number; stderrBytes: number; depth: number }
-
-const MAX_PAGES = 1000; // a downstream that pages forever is cut off, not followed
 
 export class Connector {
   state: ConnectorState;
@@ -86,14 +86,18 @@ export class Connector {
     return new AtriumError("unavailable", `connector ${this.id} announced that its tools changed and ${why}`, { details: { connector: this.id, state: this.state }, recovering });
   }
 
-  async call(name: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<ToolResult> {
+  /** One tools/call. Its deadline is this connector's timeoutMs, or the time its caller has left
+   * (`timeLeftMs`, a program's run) when that is shorter. */
+  async call(name: string, args: Record<string, unknown>, opts: { timeLeftMs?: number; signal?: AbortSignal }): Promise<ToolResult> {
     const client = this.client;
     if (this.state !== "ready" || !client) throw this.unavailable();
+    const timeoutMs = Math.min(this.config.timeoutMs, Math.ceil(opts.timeLeftMs ?? Infinity));
+    if (timeoutMs <= 0) throw new AtriumError("timeout", `no time is left for ${this.id}.${name}: the program's run is out of time (program_wall_ms)`, { details: { address: `${this.id}.${name}`, budget: "program_wall_ms" } });
     let raw: Record<string, unknown>;
     try {
-      raw = await client.request({ method: "tools/call", params: { name, arguments: args } }, LooseResult, { timeout: opts.timeoutMs, signal: opts.signal });
+      raw = await client.request({ method: "tools/call", params: { name, arguments: args } }, LooseResult, { timeout: timeoutMs, signal: opts.signal });
     } catch (e) {
-      throw this.callError(name, e, opts);
+      throw this.callError(name, e, { timeoutMs, signal: opts.signal });
     }
     const read = readToolResult(raw);
     if (!read.ok) throw new AtriumError("connector_call_failed", `${this.id}.${name} returned a malformed result: ${read.reason}`, { details: { connector: this.id } });
@@ -109,13 +113,13 @@ export class Connector {
 
   /** The unavailable error for this connector's current state, with when it tries again and the stderr tail. */
   unavailable(): AtriumError {
-    const tail = this.stderr.tail(5);
+    const tail = this.stderr.tail(STDERR_TAIL_LINES);
     const why =
       this.state === "disabled" ? "is disabled in the config"
       : this.state === "starting" ? `is still starting (attempt ${this.attempts}${this.problem ? `; the last one failed: ${this.problem}` : ""})`
       : this.state === "stopped" ? "has been stopped"
       : (this.problem ?? `is ${this.state}`);
-    const next = this.nextAttemptAt === undefined ? "" : `; atrium tries again in ${Math.max(0, Math.ceil((this.nextAttemptAt - Date.now()) / 1000))} s`;
+    const next = this.nextAttemptAt === undefined ? "" : `; atrium tries again in ${Math.max(0, Math.ceil((this.nextAttemptAt - Date.now()) / MS_PER_SECOND))} s`;
     const giveUp = this.state === "failed" ? `; no attempts are left: fix the cause, then restart atrium (atrium doctor shows the details)` : "";
     return new AtriumError("unavailable", `connector ${this.id} ${why}${next}${giveUp}${tail ? `; its stderr ends with:\n${tail}` : ""}`, {
       details: { connector: this.id, state: this.state, ...(this.nextAttemptAt !== undefined && { nextAttemptAt: new Date(this.nextAttemptAt).toISOString() }) },
@@ -166,7 +170,7 @@ export class Connector {
   private async listTools(client: Client, timeoutMs: number): Promise<DownstreamTool[]> {
     const tools: DownstreamTool[] = [];
     let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
+    for (let page = 0; page < CONNECTOR_LIST_PAGES_MAX; page++) {
       const raw = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, LooseResult, { timeout: timeoutMs });
       const read = readToolsPage(raw);
       tools.push(...read.tools);
@@ -240,9 +244,9 @@ export class Connector {
     }
   }
 
-  /** Backoff: doubles from connector_backoff_first_ms up to connector_restart_max_ms. */
+  /** Backoff: doubles from connector_backoff_first_ms up to connector_restart_max_ms (a step so large that the product overflows to Infinity is capped the same). */
   private backoff(step: number): number {
-    return Math.min(this.limits.restartMaxMs, this.limits.backoffFirstMs * 2 ** Math.min(step, 30));
+    return Math.min(this.limits.restartMaxMs, this.limits.backoffFirstMs * CONNECTOR_BACKOFF_FACTOR ** step);
   }
 
   private schedule(state: "retrying" | "restarting", run: () => Promise<void>, step = this.attempts - 1): void {
@@ -266,9 +270,9 @@ export class Connector {
     if (opts.signal?.aborted) return new AtriumError("cancelled", `the call to ${this.id}.${name} was cancelled`, { details });
     // A remote server's HTTP status (SdkHttpError carries it as `status`).
     if (e instanceof SdkHttpError) {
-      if (e.status === 429) return new AtriumError("rate_limited", `${this.id} is rate limiting calls (HTTP 429); wait and retry`, { details });
-      if (e.status === 401 || e.status === 403) return new AtriumError("auth_required", `${this.id} refused the credentials in its headers (HTTP ${e.status}); the operator must update them`, { details });
-      if (e.status !== undefined && e.status >= 500) return new AtriumError("unavailable", `${this.id} answered HTTP ${e.status}`, { details });
+      if (e.status === HTTP_STATUS.tooManyRequests) return new AtriumError("rate_limited", `${this.id} is rate limiting calls (HTTP 429); wait and retry`, { details });
+      if (e.status === HTTP_STATUS.unauthorized || e.status === HTTP_STATUS.forbidden) return new AtriumError("auth_required", `${this.id} refused the credentials in its headers (HTTP ${e.status}); the operator must update them`, { details });
+      if (e.status !== undefined && e.status >= HTTP_STATUS.serverError) return new AtriumError("unavailable", `${this.id} answered HTTP ${e.status}`, { details });
     }
     // A request that timed out or lost its connection (SDK 2: SdkError, no longer McpError -32001/-32000).
     if (e instanceof SdkError) {

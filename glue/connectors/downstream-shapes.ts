@@ -15,19 +15,18 @@ export interface DownstreamTool {
   annotations: unknown;
 }
 
-const isObject = isJsonObject;
 
 /** The usable tools of one tools/list page; entries without a string name are skipped. */
 export function readToolsPage(result: Record<string, unknown>): { tools: DownstreamTool[]; nextCursor?: string; skipped: number } {
   const raw = Array.isArray(result.tools) ? result.tools : [];
   const tools: DownstreamTool[] = [];
   for (const t of raw) {
-    if (!isObject(t) || typeof t.name !== "string" || t.name.length === 0) continue;
+    if (!isJsonObject(t) || typeof t.name !== "string" || t.name.length === 0) continue;
     tools.push({
       name: t.name,
-      title: typeof t.title === "string" ? t.title : isObject(t.annotations) && typeof t.annotations.title === "string" ? t.annotations.title : undefined,
+      title: typeof t.title === "string" ? t.title : isJsonObject(t.annotations) && typeof t.annotations.title === "string" ? t.annotations.title : undefined,
       description: typeof t.description === "string" ? t.description : "",
-      inputSchema: isObject(t.inputSchema) ? t.inputSchema : { type: "object" },
+      inputSchema: isJsonObject(t.inputSchema) ? t.inputSchema : { type: "object" },
       annotations: t.annotations,
     });
   }
@@ -44,7 +43,7 @@ export function readToolResult(result: Record<string, unknown>): { ok: true; val
   if (!Array.isArray(content)) return { ok: false, reason: "content is not an array" };
   for (let i = 0; i < content.length; i++) {
     const b = content[i];
-    if (!isObject(b) || typeof b.type !== "string" || !BLOCK_TYPES.has(b.type)) return { ok: false, reason: `content[${i}] is not a content block` };
+    if (!isJsonObject(b) || typeof b.type !== "string" || !BLOCK_TYPES.has(b.type)) return { ok: false, reason: `content[${i}] is not a content block` };
     if (b.type === "text" && typeof b.text !== "string") return { ok: false, reason: `content[${i}] is a text block without text` };
     if ((b.type === "image" || b.type === "audio") && (typeof b.data !== "string" || typeof b.mimeType !== "string")) return { ok: false, reason: `content[${i}] is an ${b.type} block without data or mimeType` };
   }

@@ -10,10 +10,8 @@ import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { LineReader, type Line, type LineLimits } from "../transport/line-reader.js";
 import type { ExitFacts } from "./start-failure.js";
-
-/** The error code a dropped answer is reported with; callError turns it into result_too_large. */
-export const DROPPED_ANSWER_CODE = -32090;
-const CLOSE_GRACE_MS = 2000;
+import { CONNECTOR_CLOSE_GRACE_MS } from "../decisions/generated/spec.js";
+import { DROPPED_ANSWER_CODE } from "../support/wire.js";
 
 export interface StdioClientParams { command: string; args: string[]; env: Record<string, string>; cwd?: string }
 
@@ -69,7 +67,7 @@ export class BoundedStdioClient implements Transport {
     if (!child) return;
     this.child = undefined;
     const closed = new Promise<void>((r) => child.once("close", () => r()));
-    const grace = () => Promise.race([closed, new Promise<void>((r) => setTimeout(r, CLOSE_GRACE_MS).unref())]);
+    const grace = () => Promise.race([closed, new Promise<void>((r) => setTimeout(r, CONNECTOR_CLOSE_GRACE_MS).unref())]);
     try { child.stdin?.end(); } catch { /* gone */ }
     await grace();
     if (child.exitCode === null && child.signalCode === null) {

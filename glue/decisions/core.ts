@@ -76,13 +76,33 @@ class CoreTrap extends Error {
   }
 }
 
-const STRING_CLASS_ID = 2; // AssemblyScript's built-in String class id
+/**
+ * The core's ABI: how values cross into the wasm and how its packed answers come out
+ * (assembly/host.ts and assembly/readonly.ts pack them). Marshalling facts, not bounds: the one
+ * table of numbers in this file (the numeric-literal allow-list of test/architecture.test.ts).
+ */
+const ABI = {
+  /** AssemblyScript's built-in String class id, for __new. */
+  stringClassId: 2,
+  /** The int32 range. */
+  i32Min: -0x80000000,
+  i32Max: 0x7fffffff,
+  /** A packed answer's fields, each `(answer >> shift) & mask`. */
+  packed: {
+    /** detectHost: kind | reason << 4 | delivery << 12 | deliveryReason << 16. */
+    host: { kind: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff }, delivery: { shift: 12, mask: 0xf }, deliveryReason: { shift: 16, mask: 0xff } },
+    /** classifyTool: class | reason << 4. */
+    tool: { class: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
+  },
+} as const;
+const HOST = ABI.packed.host, TOOL = ABI.packed.tool;
+const field = (packed: number, f: { shift: number; mask: number }): number => (packed >> f.shift) & f.mask;
 
 /**
  * Marshalling (not deciding): an i32 fact that is not an int32 reaches the core as -1,
  * which no enumeration, id or count accepts, so garbage cannot alias a valid code.
  */
-const i32 = (x: unknown): number => (typeof x === "number" && Number.isInteger(x) && x >= -0x80000000 && x <= 0x7fffffff ? x : -1);
+const i32 = (x: unknown): number => (typeof x === "number" && Number.isInteger(x) && x >= ABI.i32Min && x <= ABI.i32Max ? x : -1);
 const f64 = (x: unknown): number => (typeof x === "number" ? x : Number.NaN);
 const flag = (x: unknown): number => (x === true ? 1 : 0);
 
@@ -93,7 +113,7 @@ export function createCore(bytes: Uint8Array): Core {
 
   const str = (s: unknown): number => {
     const text = typeof s === "string" ? s : "";
-    const ptr = x.__new(text.length << 1, STRING_CLASS_ID);
+    const ptr = x.__new(text.length << 1, ABI.stringClassId);
     const view = new Uint16Array(x.memory.buffer, ptr, text.length);
     for (let i = 0; i < text.length; i++) view[i] = text.charCodeAt(i);
     return ptr;
@@ -112,12 +132,12 @@ export function createCore(bytes: Uint8Array): Core {
     detectHost: (f) =>
       call("detectHost", () => {
         const p = x.detectHost(i32(f.ext), i32(f.mime), flag(f.appMime), i32(f.override), flag(f.fileFallback));
-        return { kind: (p & 0xf) as HostKind, reason: ((p >> 4) & 0xff) as HostReason, delivery: ((p >> 12) & 0xf) as Delivery, deliveryReason: ((p >> 16) & 0xff) as DeliveryReason };
+        return { kind: field(p, HOST.kind) as HostKind, reason: field(p, HOST.reason) as HostReason, delivery: field(p, HOST.delivery) as Delivery, deliveryReason: field(p, HOST.deliveryReason) as DeliveryReason };
       }),
     classifyTool: (ro, de, op, listing) =>
       call("classifyTool", () => {
         const p = x.classifyTool(i32(ro), i32(de), i32(op), i32(listing));
-        return { class: (p & 0xf) as ToolClass, reason: ((p >> 4) & 0xff) as ClassReason };
+        return { class: field(p, TOOL.class) as ToolClass, reason: field(p, TOOL.reason) as ClassReason };
       }),
     nameIsValid: (s) => call("nameIsValid", () => x.nameIsValid(str(s)) === 1),
     manifest: {

@@ -4,6 +4,8 @@
 // call_tool and get_view — to the running atrium, so every read crosses the read-only gate.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { DEMO_HOST_BODY_CHARS_MAX } from "../decisions/generated/spec.js";
+import { HTTP_STATUS } from "../support/wire.js";
 
 export type CallTool = (name: string, args: Record<string, unknown>) => Promise<unknown>;
 const FORWARDED = new Set(["call_tool", "get_view"]);
@@ -49,24 +51,24 @@ export async function serveLiveView(opts: { shell: string; result: unknown; vers
   const page = hostPage(opts.shell, opts.result, opts.version);
   const server = createServer((req, res) => {
     if (req.method === "GET" && (req.url === "/" || req.url === "/index.html")) {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(page);
+      res.writeHead(HTTP_STATUS.ok, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(page);
       return;
     }
     if (req.method === "POST" && req.url === "/call") {
       let body = "";
-      req.on("data", (c) => { body += c; if (body.length > 1_000_000) req.destroy(); });
+      req.on("data", (c) => { body += c; if (body.length > DEMO_HOST_BODY_CHARS_MAX) req.destroy(); });
       req.on("end", async () => {
         try {
           const { name, arguments: args } = JSON.parse(body) as { name?: string; arguments?: Record<string, unknown> };
           if (typeof name !== "string" || !FORWARDED.has(name)) throw new Error(`the demo host forwards only ${[...FORWARDED].join(" and ")}`);
-          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(await opts.callTool(name, args ?? {})));
+          res.writeHead(HTTP_STATUS.ok, { "content-type": "application/json" }).end(JSON.stringify(await opts.callTool(name, args ?? {})));
         } catch (e) {
-          res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: (e as Error).message }));
+          res.writeHead(HTTP_STATUS.badRequest, { "content-type": "application/json" }).end(JSON.stringify({ error: (e as Error).message }));
         }
       });
       return;
     }
-    res.writeHead(404).end();
+    res.writeHead(HTTP_STATUS.notFound).end();
   });
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };

@@ -16,6 +16,7 @@ import {
   services,
   type Incident,
 } from "./dataset.js";
+import { DEMO_DESK_PAGE_DEFAULT, DEMO_DESK_PAGE_MAX, DEMO_DESK_RESOLUTION_CHARS_MAX } from "../decisions/generated/spec.js";
 
 export const DEMO_SERVER_NAME = "atrium-demo-desk";
 
@@ -130,12 +131,12 @@ export function createDemoServer(): McpServer {
         service: z.string().optional().describe("Only incidents for this service id (see list_services)."),
         severity: z.enum(SEVERITIES).optional().describe("Only incidents of this severity; sev1 is the most severe."),
         cursor: z.string().optional().describe("Opaque nextCursor from the previous page; omit for the first page."),
-        limit: z.number().int().min(1).max(50).optional().describe("Page size, 1-50; default 10."),
+        limit: z.number().int().min(1).max(DEMO_DESK_PAGE_MAX).optional().describe(`Page size, 1-${DEMO_DESK_PAGE_MAX}; default ${DEMO_DESK_PAGE_DEFAULT}.`),
       },
       outputSchema: { incidents: z.array(z.object(summaryShape)), total: z.number(), nextCursor: z.string().optional() },
       annotations: READ_ONLY,
     },
-    async ({ status, service, severity, cursor, limit = 10 }) => {
+    async ({ status, service, severity, cursor, limit = DEMO_DESK_PAGE_DEFAULT }) => {
       if (service !== undefined && !serviceIds.includes(service)) return unknownService(service);
       const query = JSON.stringify([status ?? null, service ?? null, severity ?? null]);
       let offset = 0;
@@ -190,7 +191,7 @@ export function createDemoServer(): McpServer {
       description: "Close an incident with a resolution note; this changes its status for everyone.",
       inputSchema: {
         id: z.string().describe('Incident id to close, for example "INC-1042".'),
-        resolution: z.string().min(1).max(500).describe("What fixed it or why it is being closed (1-500 characters)."),
+        resolution: z.string().min(1).max(DEMO_DESK_RESOLUTION_CHARS_MAX).describe(`What fixed it or why it is being closed (1-${DEMO_DESK_RESOLUTION_CHARS_MAX} characters).`),
       },
       outputSchema: incidentShape,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

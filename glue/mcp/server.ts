@@ -110,8 +110,8 @@ export function createServer(deps: ServerDeps): AtriumServer {
   server.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: [] }));
   server.setRequestHandler("resources/read", async (request, ctx) => {
     if (request.params.uri !== SHELL_URI) {
-      server.keepCode(ctx.mcpReq.id, -32002);
-      throw mcpError(-32002, `Resource not found: ${clampEcho(request.params.uri)}`);
+      server.keepCode(ctx.mcpReq.id, ErrorCode.ResourceNotFound);
+      throw mcpError(ErrorCode.ResourceNotFound, `Resource not found: ${clampEcho(request.params.uri)}`);
     }
     return { contents: [{ uri: SHELL_URI, mimeType: SHELL_MIME, text: shellHtml() }] };
   });

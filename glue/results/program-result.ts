@@ -84,7 +84,7 @@ function fitValue(core: Core, json: string, totalChars: number | undefined, cap:
   const envelope = (preview: string) => ({ truncated: true, totalChars: total, shownChars: preview.length, hint: "the return value was over return_chars; return less (aggregate, slice, pick fields)", preview });
   let lo = 0, hi = Math.min(json.length, cap);
   while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
+    const mid = (lo + hi + 1) >>> 1; // the upper middle, ceil((lo + hi) / 2): lo and hi are lengths, far below 2^31
     if (JSON.stringify(envelope(json.slice(0, mid))).length <= cap) lo = mid;
     else hi = mid - 1;
   }

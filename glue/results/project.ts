@@ -4,9 +4,7 @@
 // element with nothing to project (a primitive where an object was expected) becomes
 // null so positions line up with the original.
 
-const MAX_FIELD_PATHS = 64;
-const MAX_PATH_CHARS = 256;
-const MAX_PATH_SEGMENTS = 16;
+import { FIELD_PATH_CHARS_MAX, FIELD_PATH_ECHO_CHARS, FIELD_PATH_SEGMENTS_MAX, FIELD_PATHS_MAX } from "../decisions/generated/spec.js";
 
 // Never written into an output object, never read from an input: treated as missing.
 const FORBIDDEN = new Set(["__proto__", "constructor", "prototype"]);
@@ -25,7 +23,7 @@ export class ProjectionError extends Error {
 // The path is caller-written text echoed in an error: clamp it.
 function describe(path: unknown): string {
   const s = typeof path === "string" ? JSON.stringify(path) : typeof path;
-  return s.length > 80 ? `${s.slice(0, 79)}…` : s;
+  return s.length > FIELD_PATH_ECHO_CHARS ? `${s.slice(0, FIELD_PATH_ECHO_CHARS - 1)}…` : s;
 }
 
 type Step = { key: string } | { each: true };
@@ -41,9 +39,9 @@ const SEGMENT = /^([^.[\]]*)((?:\[\])*)$/;
 function parsePath(path: unknown): Step[] | null {
   if (typeof path !== "string") throw new ProjectionError(path, "must be a string");
   if (path.length === 0) throw new ProjectionError(path, "is empty");
-  if (path.length > MAX_PATH_CHARS) throw new ProjectionError(path, `is longer than ${MAX_PATH_CHARS} characters`);
+  if (path.length > FIELD_PATH_CHARS_MAX) throw new ProjectionError(path, `is longer than ${FIELD_PATH_CHARS_MAX} characters`);
   const segments = path.split(".");
-  if (segments.length > MAX_PATH_SEGMENTS) throw new ProjectionError(path, `has more than ${MAX_PATH_SEGMENTS} segments`);
+  if (segments.length > FIELD_PATH_SEGMENTS_MAX) throw new ProjectionError(path, `has more than ${FIELD_PATH_SEGMENTS_MAX} segments`);
   const steps: Step[] = [];
   let forbidden = false;
   for (const seg of segments) {
@@ -54,7 +52,7 @@ function parsePath(path: unknown): Step[] | null {
       if (FORBIDDEN.has(name)) forbidden = true; // keep validating the rest
       steps.push({ key: name });
     }
-    for (let i = 0; i < brackets.length / 2; i++) steps.push({ each: true });
+    for (let i = 0; i < brackets.length / "[]".length; i++) steps.push({ each: true });
   }
   return forbidden ? null : steps;
 }
@@ -104,7 +102,7 @@ function project(value: unknown, node: Node): unknown {
  */
 export function projectFields(value: unknown, fields: string[]): unknown {
   if (!Array.isArray(fields)) throw new ProjectionError(fields, "fields must be a list of paths");
-  if (fields.length > MAX_FIELD_PATHS) throw new ProjectionError(fields[MAX_FIELD_PATHS], `more than ${MAX_FIELD_PATHS} paths`);
+  if (fields.length > FIELD_PATHS_MAX) throw new ProjectionError(fields[FIELD_PATHS_MAX], `more than ${FIELD_PATHS_MAX} paths`);
   if (fields.length === 0) return value;
   const root = newNode();
   for (const path of fields) {

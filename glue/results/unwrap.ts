@@ -1,5 +1,6 @@
 // Value mode: an MCP tool result turned into the one value a program or model wants.
 // Downstream servers may send anything, so this never throws on malformed content.
+import { AtriumError } from "../support/errors.js";
 import { core } from "../decisions/core.js";
 import { Budget } from "../decisions/generated/spec.js";
 import { clip } from "../support/text/clip.js";
@@ -53,4 +54,12 @@ export function unwrapToolResult(result: ToolResultLike): Unwrapped {
     }
   }
   return { ok: true, data: texts.join("\n") };
+}
+
+/** A downstream result that reported an error (isError) as the one typed error every path
+ * throws for it, with the downstream's own text inside; undefined for any other result. */
+export function reportedError(address: string, result: ToolResultLike): AtriumError | undefined {
+  const u = unwrapToolResult(result);
+  if (u.ok) return undefined;
+  return new AtriumError("connector_call_failed", `${address} reported an error: ${u.error.message}`, { details: { address } });
 }

@@ -1,18 +1,22 @@
 // Byte-level views of strings as UTF-8, as they go over the wire.
 // Encoding follows TextEncoder: a lone surrogate becomes U+FFFD (3 bytes), so
 // paging reassembles to decode(encode(text)), not always to `text` itself.
+import {
+  HIGH_SURROGATE, LOW_SURROGATE, SURROGATE_MASK, UTF8_BMP_BYTES, UTF8_CONTINUATION_MASK, UTF8_CONTINUATION_TAG,
+  UTF8_ONE_BYTE_BELOW, UTF8_PAIR_BYTES, UTF8_TWO_BYTES, UTF8_TWO_BYTES_BELOW,
+} from "../support/encoding.js";
 
 /** UTF-8 byte length of `s` under TextEncoder semantics, without allocating. */
 export function utf8Length(s: string): number {
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4; // a surrogate pair is one 4-byte code point
+    if (c < UTF8_ONE_BYTE_BELOW) n += 1;
+    else if (c < UTF8_TWO_BYTES_BELOW) n += UTF8_TWO_BYTES;
+    else if ((c & SURROGATE_MASK) === HIGH_SURROGATE && i + 1 < s.length && (s.charCodeAt(i + 1) & SURROGATE_MASK) === LOW_SURROGATE) {
+      n += UTF8_PAIR_BYTES; // a surrogate pair is one 4-byte code point
       i++;
-    } else n += 3; // BMP char, or a lone surrogate encoded as U+FFFD
+    } else n += UTF8_BMP_BYTES; // BMP char, or a lone surrogate encoded as U+FFFD
   }
   return n;
 }
@@ -27,7 +31,7 @@ export interface Utf8Slice {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-const isContinuation = (b: number) => (b & 0xc0) === 0x80;
+const isContinuation = (b: number) => (b & UTF8_CONTINUATION_MASK) === UTF8_CONTINUATION_TAG;
 
 function checkInt(name: string, v: number, min: number): void {
   if (!Number.isSafeInteger(v) || v < min) throw new RangeError(`${name} must be an integer >= ${min}, got ${v}`);

@@ -1,5 +1,7 @@
 // Strict validation of one `atrium.emit(block)`: exactly one text, image or audio content
 // block, nothing else. Budgets are checked by the caller through the core.
+import { EMIT_TYPE_ECHO_CHARS, UNEXPECTED_KEYS_SHOWN } from "../decisions/generated/spec.js";
+
 export type BlockCheck = { ok: true; block: Record<string, unknown>; bytes: number } | { ok: false; message: string };
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -11,9 +13,9 @@ export function checkBlock(json: string): BlockCheck {
   if (typeof b !== "object" || b === null || Array.isArray(b)) return { ok: false, message: "emit takes exactly one content block object, e.g. { type: \"text\", text: \"…\" }" };
   const block = b as Record<string, unknown>;
   const keys = KEYS[block.type as string];
-  if (!keys) return { ok: false, message: `emit: type must be "text", "image" or "audio", got ${JSON.stringify(block.type)?.slice(0, 40)}` };
+  if (!keys) return { ok: false, message: `emit: type must be "text", "image" or "audio", got ${JSON.stringify(block.type)?.slice(0, EMIT_TYPE_ECHO_CHARS)}` };
   const extra = Object.keys(block).filter((k) => !keys.includes(k));
-  if (extra.length) return { ok: false, message: `emit: a ${block.type} block has only ${keys.join(", ")}; unexpected ${extra.slice(0, 3).join(", ")}` };
+  if (extra.length) return { ok: false, message: `emit: a ${block.type} block has only ${keys.join(", ")}; unexpected ${extra.slice(0, UNEXPECTED_KEYS_SHOWN).join(", ")}` };
   if (block.type === "text") {
     if (typeof block.text !== "string") return { ok: false, message: "emit: a text block needs text: string" };
   } else {

@@ -28,6 +28,7 @@ import {
   JSONRPCErrorResponseSchema,
 } from "@modelcontextprotocol/core";
 import { ProtocolErrorCode as ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/server";
+import { ASCII } from "../support/encoding.js";
 import { clampEcho } from "../support/errors.js";
 import { isJsonObject } from "../support/json-object.js";
 import type { Line, LineLimits } from "./line-reader.js";
@@ -80,8 +81,8 @@ export function judgeLine(line: Line, opts: GuardOptions): Verdict {
     return unparsed(line, ErrorCode.InvalidRequest, `Invalid Request: nested deeper than request_depth (${limits.maxDepth} levels)`);
   }
   let text = line.text;
-  if (text.length > 0 && text[text.length - 1] === 0x0d) text = text.subarray(0, -1);
-  if (text.every((b) => b === 0x20 || b === 0x09 || b === 0x0d)) return { kind: "drop" };
+  if (text.length > 0 && text[text.length - 1] === ASCII.carriageReturn) text = text.subarray(0, -1);
+  if (text.every((b) => b === ASCII.space || b === ASCII.tab || b === ASCII.carriageReturn)) return { kind: "drop" };
   if (!isUtf8(text)) return unparsed(line, ErrorCode.ParseError, "Parse error: the line is not valid UTF-8");
   let value: unknown;
   try {

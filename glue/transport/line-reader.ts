@@ -6,6 +6,8 @@
 // build the values we want to refuse. The scan is a byte state machine (no recursion, O(1)
 // memory beyond the kept line): UTF-8 multi-byte sequences never contain the bytes `"` or `\`,
 // so strings are tracked exactly on bytes.
+import { TOP_KEY_BYTES_KEPT } from "../decisions/generated/spec.js";
+import { ASCII } from "../support/encoding.js";
 
 /** What the top level of a line showed, read without parsing it. */
 interface TopLevel {
@@ -38,9 +40,9 @@ export interface LineLimits {
   maxIdBytes: number;
 }
 
-const NL = 0x0a, QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c, COLON = 0x3a;
-const LBRACE = 0x7b, RBRACE = 0x7d, LBRACKET = 0x5b, RBRACKET = 0x5d;
-const SPACE = 0x20, TAB = 0x09, CR = 0x0d;
+const { newline: NL, quote: QUOTE, backslash: BACKSLASH, comma: COMMA, colon: COLON } = ASCII;
+const { openBrace: LBRACE, closeBrace: RBRACE, openBracket: LBRACKET, closeBracket: RBRACKET } = ASCII;
+const { space: SPACE, tab: TAB, carriageReturn: CR } = ASCII;
 
 // Where the scan is in the top-level object (only tracked at depth 1 of an object).
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -135,7 +137,7 @@ class TopScanner {
 
   private stringByte(b: number): void {
     if (this.state === Top.inKey) {
-      if (this.keyBytes.length <= 8) this.keyBytes.push(b);
+      if (this.keyBytes.length <= TOP_KEY_BYTES_KEPT) this.keyBytes.push(b);
     } else if (this.state === Top.inValue && this.capturingId) this.capture(b);
   }
 

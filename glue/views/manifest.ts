@@ -9,12 +9,11 @@ export interface ManifestVerdict { code: ViewCheck; at?: string }
 /** Resolves an address to its current class, or "unknown". */
 export type ResolveAddress = (address: string) => keyof typeof Resolution;
 
-const isPlainObject = isJsonObject;
-const shapeOf = (v: unknown): ValueShape => (v === undefined ? ValueShape.absent : isPlainObject(v) ? ValueShape.object : ValueShape.other);
+const shapeOf = (v: unknown): ValueShape => (v === undefined ? ValueShape.absent : isJsonObject(v) ? ValueShape.object : ValueShape.other);
 
 export function checkManifest(core: Core, reads: unknown, resolve: ResolveAddress): ManifestVerdict {
   const m = core.manifest;
-  const names = isPlainObject(reads) ? Object.keys(reads) : [];
+  const names = isJsonObject(reads) ? Object.keys(reads) : [];
   let code = m.begin(shapeOf(reads), names.length);
   if (code !== ViewCheck.ok) return { code };
   for (const name of names) {
@@ -30,7 +29,7 @@ export function checkManifest(core: Core, reads: unknown, resolve: ResolveAddres
 
     const fixed = b.fixedArgs;
     if ((code = m.fixedArgs(shapeOf(fixed))) !== ViewCheck.ok) return { code, at: `${name}.fixedArgs` };
-    for (const key of isPlainObject(fixed) ? Object.keys(fixed) : []) {
+    for (const key of isJsonObject(fixed) ? Object.keys(fixed) : []) {
       if ((code = m.fixedKey(key)) !== ViewCheck.ok) return { code, at: `${name}.fixedArgs.${key}` };
     }
 

@@ -6,7 +6,9 @@
 import { randomBytes } from "node:crypto";
 import { renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { VIEW_TEMP_NAME_RANDOM_BYTES } from "../decisions/generated/spec.js";
 import { stateDir } from "../support/state-dir.js";
+import { FILE_MODE_PRIVATE } from "../support/wire.js";
 import { offlineHtml } from "./offline-html.js";
 import { privateDir } from "./private-dir.js";
 import { pruneViewFiles, viewFileName, viewTempName } from "./view-retention.js";
@@ -22,9 +24,9 @@ export function writeOfflineView(id: string, payload: { html: string; reads?: un
   if (!ready.ok) return { refused: ready.reason };
   const name = viewFileName(id);
   const path = join(dir, name);
-  const temp = join(dir, viewTempName(id, randomBytes(6).toString("hex")));
+  const temp = join(dir, viewTempName(id, randomBytes(VIEW_TEMP_NAME_RANDOM_BYTES).toString("hex")));
   try {
-    writeFileSync(temp, offlineHtml(payload), { mode: 0o600, flag: "wx" });
+    writeFileSync(temp, offlineHtml(payload), { mode: FILE_MODE_PRIVATE, flag: "wx" });
     renameSync(temp, path);
   } catch (e) {
     try { unlinkSync(temp); } catch { /* never created */ }

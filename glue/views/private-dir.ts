@@ -4,10 +4,11 @@
 // and otherwise used as the operator set it up. (POSIX only: Windows has no uid or mode bits
 // here, so there it is only created.)
 import { chmodSync, lstatSync, mkdirSync, type Stats } from "node:fs";
+import { DIR_MODE_PRIVATE, MODE_GROUP_OTHER } from "../support/wire.js";
 
 export type DirCheck = { ok: true } | { ok: false; reason: string };
 
-const PRIVATE = 0o700;
+const PRIVATE = DIR_MODE_PRIVATE;
 
 function lstat(path: string): Stats | undefined {
   try {
@@ -33,7 +34,7 @@ export function privateDir(dir: string, own: boolean): DirCheck {
     const uid = process.getuid?.();
     if (uid === undefined) return { ok: true };
     if (st.uid !== uid) return { ok: false, reason: `${dir} belongs to another user (uid ${st.uid}), so files written there would not be private` };
-    if ((st.mode & 0o077) !== 0) chmodSync(dir, PRIVATE);
+    if ((st.mode & MODE_GROUP_OTHER) !== 0) chmodSync(dir, PRIVATE);
     return { ok: true };
   } catch (e) {
     return { ok: false, reason: `${dir} cannot be used: ${(e as Error).message}` };

@@ -451,7 +451,8 @@ describe.concurrent("the atrium view shell in Chromium", () => {
         ["string args", function () { return atrium.read("issues", "page=2"); }],
         ["date args", function () { return atrium.read("issues", new Date()); }],
         ["map args", function () { return atrium.read("issues", new Map([["page", 2]])); }],
-        ["function args", function () { return atrium.read("issues", { page: function () {} }); }]
+        ["function args", function () { return atrium.read("issues", { page: function () {} }); }],
+        ["oversized args", function () { return atrium.read("issues", { page: "x".repeat(100000) }); }]
       ];
       (async function () {
         for (var i = 0; i < attempts.length; i++) {
@@ -470,6 +471,7 @@ describe.concurrent("the atrium view shell in Chromium", () => {
     expect(notes["__proto__ key"]).toMatch(/^invalid_args .*"__proto__"/);
     for (const k of ["array args", "null args", "string args", "date args", "map args"]) expect(notes[k]).toMatch(/^invalid_args .*must be a plain object/);
     expect(notes["function args"]).toMatch(/^DataCloneError /); // cannot even leave the page
+    expect(notes["oversized args"]).toBe(`invalid_args atrium.read("issues"): args are larger than 100,000 characters`);
     expect(t.fake.calls).toEqual([]);
     expect(methods(await t.hostLog())).not.toContain("tools/call");
   });

@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { readSpec } from "./parse.js";
+import { JSON_INDENT } from "../../support/format.js";
 import { writeGenerated } from "./generate.js";
 import { ASC_ARGS, BUILD_RECORD, CORE_WASM, ascVersion, compileCore, repoRoot, sha256, sourceDigest } from "./build.js";
 import { runExamples } from "./examples.js";
@@ -29,7 +30,7 @@ const record = {
   wasmDigest: `sha256:${sha256(binary)}`,
   wasmBytes: binary.length,
 };
-writeFileSync(join(repoRoot, BUILD_RECORD), JSON.stringify(record, null, 2) + "\n");
+writeFileSync(join(repoRoot, BUILD_RECORD), JSON.stringify(record, null, JSON_INDENT) + "\n");
 
 const report = runExamples(createCore(binary), spec);
 for (const r of report.results.filter((r) => !r.pass)) {

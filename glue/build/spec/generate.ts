@@ -4,6 +4,7 @@ import { writeFileSync, mkdirSync, readFileSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { repoRoot } from "./build.js";
 import type { Spec } from "./parse.js";
+import { JSON_INDENT } from "../../support/format.js";
 
 export const AS_GENERATED = "assembly/generated/spec.ts";
 export const TS_GENERATED = "glue/decisions/generated/spec.ts";
@@ -47,12 +48,18 @@ export function generateAssembly(spec: Spec): string {
 export function generateGlue(spec: Spec): string {
   let out = BANNER + "// Numeric budget defaults are not here on purpose: read them through the core (limitDefault).\n";
   for (const t of spec.codes) {
-    out += `\nexport const ${t.enum} = ${JSON.stringify(t.values, null, 2).replace(/"(\w+)":/g, "$1:")} as const;\n`;
+    out += `\nexport const ${t.enum} = ${JSON.stringify(t.values, null, JSON_INDENT).replace(/"(\w+)":/g, "$1:")} as const;\n`;
     out += `export type ${t.enum} = (typeof ${t.enum})[keyof typeof ${t.enum}];\n`;
     out += `export type ${t.enum}Name = keyof typeof ${t.enum};\n`;
   }
   out += "\n";
   for (const c of spec.constants) if (typeof c.default === "string") out += `/** ${c.doc} */\nexport const ${c.name} = ${JSON.stringify(c.default)};\n`;
+  if (spec.bounds.length === 0) return out;
+  out += "\n// Fixed bounds (spec/bounds.md): not operator settings, and the core does not read them.\n";
+  for (const b of spec.bounds) out += `/** ${b.value} ${b.unit}: ${b.reason} */\nexport const ${b.name} = ${b.value};\n`;
+  const shell = spec.bounds.filter((b) => b.shell);
+  out += "\n/** The bounds the view shell reads: glue/build/view-shell.ts injects this object into the shell document. */\n";
+  out += `export const SHELL_BOUNDS = {\n${shell.map((b) => `  ${b.name},\n`).join("")}} as const;\n`;
   return out;
 }
 

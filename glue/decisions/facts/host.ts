@@ -4,18 +4,17 @@ import type { Core, HostFacts } from "../core.js";
 import { DeliveryOverride, ExtState, MimeState, UI_EXTENSION_ID } from "../generated/spec.js";
 import { isJsonObject } from "../../support/json-object.js";
 
-const isPlainObject = isJsonObject;
 
 export type DeliveryOverrideName = keyof typeof DeliveryOverride;
 
 export function hostFacts(core: Core, capabilities: unknown, override: DeliveryOverrideName, fileFallback: boolean): HostFacts {
   const facts: HostFacts = { ext: ExtState.absent, mime: MimeState.absent, appMime: false, override: DeliveryOverride[override], fileFallback };
-  if (!isPlainObject(capabilities) || capabilities.extensions === undefined) return facts;
+  if (!isJsonObject(capabilities) || capabilities.extensions === undefined) return facts;
   const extensions = capabilities.extensions;
-  if (!isPlainObject(extensions)) return { ...facts, ext: ExtState.malformed };
+  if (!isJsonObject(extensions)) return { ...facts, ext: ExtState.malformed };
   if (!Object.hasOwn(extensions, UI_EXTENSION_ID)) return facts;
   const ext = extensions[UI_EXTENSION_ID];
-  if (!isPlainObject(ext)) return { ...facts, ext: ExtState.malformed };
+  if (!isJsonObject(ext)) return { ...facts, ext: ExtState.malformed };
   if (!Object.hasOwn(ext, "mimeTypes")) return { ...facts, ext: ExtState.object };
   const list = ext.mimeTypes;
   if (!Array.isArray(list) || list.some((m) => typeof m !== "string")) return { ...facts, ext: ExtState.object, mime: MimeState.malformed };

@@ -282,3 +282,161 @@ export type ResolutionName = keyof typeof Resolution;
 export const APP_MIME_TYPE = "text/html;profile=mcp-app";
 /** The MCP Apps extension key in capabilities.extensions */
 export const UI_EXTENSION_ID = "io.modelcontextprotocol/ui";
+
+// Fixed bounds (spec/bounds.md): not operator settings, and the core does not read them.
+/** 10 results: search_tools rows when the caller names no limit */
+export const SEARCH_PAGE_DEFAULT = 10;
+/** 50 results: Most rows one search_tools page returns; more is paged with a cursor */
+export const SEARCH_PAGE_MAX = 50;
+/** 32 words: Words of one query that are looked up; bounds the work one query can ask for */
+export const SEARCH_QUERY_WORDS_MAX = 32;
+/** 4000 characters: Leading part of a tool description that is indexed; bounds index build cost on giant descriptions */
+export const SEARCH_DESCRIPTION_INDEX_CHARS = 4000;
+/** 64 names: Input property names of one tool that are indexed */
+export const SEARCH_PARAM_NAMES_MAX = 64;
+/** 3 levels: Schema depth from which property names are indexed; the walk of an untrusted schema stops there */
+export const SEARCH_PARAM_DEPTH_MAX = 3;
+/** 200 characters: Longest cursor search_tools accepts; its own cursors are far shorter */
+export const SEARCH_CURSOR_CHARS_MAX = 200;
+/** 12 characters: Length of the query fingerprint (base64url of SHA-256) a cursor carries, binding it to its query and filters */
+export const SEARCH_CURSOR_KEY_CHARS = 12;
+/** 160 characters: One-line tool description in a search row */
+export const TOOL_SUMMARY_CHARS_MAX = 160;
+/** 8 levels: Nesting depth of a compact input schema; a node this deep becomes {} */
+export const SCHEMA_DEPTH_MAX = 8;
+/** 1000 nodes: Nodes of one compact schema, $ref expansion included */
+export const SCHEMA_NODES_MAX = 1000;
+/** 64 properties: Properties kept per object of a compact schema; the rest are counted in a marker */
+export const SCHEMA_PROPERTIES_MAX = 64;
+/** 16 members: anyOf / oneOf / allOf members and tuple items kept per node */
+export const SCHEMA_VARIANTS_MAX = 16;
+/** 20 values: Enum values kept per node; the rest are counted in a marker */
+export const SCHEMA_ENUM_VALUES_MAX = 20;
+/** 8 types: Entries of a type list kept (JSON Schema names seven types) */
+export const SCHEMA_TYPES_MAX = 8;
+/** 160 characters: Description of one schema node */
+export const SCHEMA_DESCRIPTION_CHARS_MAX = 160;
+/** 32 characters: A format keyword's value */
+export const SCHEMA_FORMAT_CHARS_MAX = 32;
+/** 512 characters: A string inside a default, enum or const value */
+export const SCHEMA_VALUE_CHARS_MAX = 512;
+/** 300 characters: address of call_tool and call_destructive_tool: a connector id, a dot and a tool name */
+export const CALL_ADDRESS_CHARS_MAX = 300;
+/** 500 characters: reason of call_destructive_tool, shown to the person and never forwarded */
+export const CALL_REASON_CHARS_MAX = 500;
+/** 64 paths: Field paths one call_tool fields projection may list */
+export const FIELD_PATHS_MAX = 64;
+/** 256 characters: One field path */
+export const FIELD_PATH_CHARS_MAX = 256;
+/** 16 segments: Dot-separated segments of one field path */
+export const FIELD_PATH_SEGMENTS_MAX = 16;
+/** 80 characters: A refused field path as its error quotes it (ending in … when cut) */
+export const FIELD_PATH_ECHO_CHARS = 80;
+/** 100 characters: id get_result accepts; atrium issues UUIDs */
+export const RESULT_ID_CHARS_MAX = 100;
+/** 100 characters: id get_view accepts; atrium issues UUIDs */
+export const VIEW_ID_CHARS_MAX = 100;
+/** 64 characters: name the skills tool accepts */
+export const SKILL_NAME_CHARS_MAX = 64;
+/** 100000 characters: One execute_code program; programs are meant to be short */
+export const CODE_CHARS_MAX = 100000;
+/** 300 characters: The connector list in execute_code's description, which the model always loads */
+export const CONNECTOR_LIST_CHARS_MAX = 300;
+/** 64 characters: A connector id in atrium.json (it prefixes every tool address), and the search_tools connector filter */
+export const CONNECTOR_ID_CHARS_MAX = 64;
+/** 512 bytes: An approval's nextAction repeats the call's arguments only when they are this small */
+export const ECHO_ARGS_BYTES_MAX = 512;
+/** 40 characters: A refused emit block's type as the error quotes it */
+export const EMIT_TYPE_ECHO_CHARS = 40;
+/** 3 keys: Unexpected keys an error names (atrium.emit blocks, atrium.ui options) */
+export const UNEXPECTED_KEYS_SHOWN = 3;
+/** 3 names: Names one did-you-mean offers (doctor's tool names) */
+export const NAME_SUGGESTIONS_MAX = 3;
+/** 4 characters: A mistyped name this short is matched within SUGGEST_SHORT_NAME_EDITS */
+export const SUGGEST_SHORT_NAME_CHARS = 4;
+/** 1 edits: Edits a suggestion may be from a short name; more would match nearly anything */
+export const SUGGEST_SHORT_NAME_EDITS = 1;
+/** 8 characters: A mistyped name this short (and longer than short) is matched within SUGGEST_MEDIUM_NAME_EDITS */
+export const SUGGEST_MEDIUM_NAME_CHARS = 8;
+/** 2 edits: Edits a suggestion may be from a medium name */
+export const SUGGEST_MEDIUM_NAME_EDITS = 2;
+/** 3 edits: Edits a suggestion may be from a longer name */
+export const SUGGEST_LONG_NAME_EDITS = 3;
+/** 3 characters: Shortest mistyped name matched by containment when no name is within reach */
+export const SUGGEST_CONTAINS_CHARS_MIN = 3;
+/** 2 edits: An unknown atrium.json key is offered the known key within this many edits */
+export const CONFIG_KEY_SUGGEST_EDITS = 2;
+/** 0.6 share: A one-line text cut at a word break keeps at least this share of its limit, else it is cut mid-word */
+export const CLIP_WORD_KEEP_SHARE = 0.6;
+/** 1000 pages: tools/list pages followed for one connector; a downstream that pages forever is cut off */
+export const CONNECTOR_LIST_PAGES_MAX = 1000;
+/** 2 times: Each wait before a restart or start retry is this many times the last, from connector_backoff_first_ms up to connector_restart_max_ms */
+export const CONNECTOR_BACKOFF_FACTOR = 2;
+/** 2000 ms: A stdio connector closed by atrium has this long to exit after its stdin closes before it is killed */
+export const CONNECTOR_CLOSE_GRACE_MS = 2000;
+/** 3000 ms: atrium serve, when told to stop, waits this long for its connectors to stop before it kills them and exits */
+export const SHUTDOWN_GRACE_MS = 3000;
+/** 5 lines: Lines of a connector's stderr an unavailable error quotes */
+export const STDERR_TAIL_LINES = 5;
+/** 8 lines: Lines of a failed connector's stderr atrium doctor prints */
+export const DOCTOR_STDERR_TAIL_LINES = 8;
+/** 8 bytes: Bytes of a top-level key the stdin scanner keeps; longer than every key it looks for (id, method, result, error) */
+export const TOP_KEY_BYTES_KEPT = 8;
+/** 50 addresses: Addresses one atrium.describe takes */
+export const HOST_DESCRIBE_ADDRESSES_MAX = 50;
+/** 1024 characters: A generous bound on one address, for the serialized size of a describe request */
+export const HOST_ADDRESS_CHARS_MAX = 1024;
+/** 2048 characters: Serialized options of one atrium.search (connector, safety, limit, offset) */
+export const HOST_SEARCH_OPTIONS_CHARS_MAX = 2048;
+/** 4194304 bytes: Part of sandbox_heap_bytes kept under QuickJS's memory limit, so its allocator reports a clean, catchable out-of-memory instead of grinding against the fixed wasm memory */
+export const SANDBOX_ALLOCATOR_RESERVE_BYTES = 4194304;
+/** 16 MiB: Node stack of one sandbox worker thread (resourceLimits.stackSizeMb) */
+export const SANDBOX_WORKER_STACK_MB = 16;
+/** 256 MiB: V8 old generation of one sandbox worker thread (resourceLimits.maxOldGenerationSizeMb) */
+export const SANDBOX_WORKER_OLD_GENERATION_MB = 256;
+/** 6 bytes: Random bytes in the name of an offline view file while it is written (then renamed); the exclusive create refuses a clash */
+export const VIEW_TEMP_NAME_RANDOM_BYTES = 6;
+/** 30000 ms: The shell waits this long for get_view to answer through the host */
+export const SHELL_VIEW_FETCH_MS = 30000;
+/** 60000 ms: The shell waits this long for one page read (call_tool through the host) */
+export const SHELL_READ_MS = 60000;
+/** 4 results: Tool results the shell keeps while the host has not initialized it; older ones are dropped */
+export const SHELL_QUEUED_RESULTS_MAX = 4;
+/** 80 characters: Page- or host-written text the shell quotes in an error (then …) */
+export const SHELL_ECHO_CHARS = 80;
+/** 256 characters: Longest view id the shell accepts in a result or payload */
+export const SHELL_VIEW_ID_CHARS_MAX = 256;
+/** 64 characters: Longest string id a page may give one read */
+export const SHELL_READ_ID_CHARS_MAX = 64;
+/** 30000 px: Tallest the shell lets a page's frame grow */
+export const SHELL_FRAME_HEIGHT_MAX_PX = 30000;
+/** 100000 characters: Serialized args of one page read */
+export const SHELL_READ_ARGS_CHARS_MAX = 100000;
+/** 60000 ms: Each call of the scripted atrium demo session */
+export const DEMO_CALL_TIMEOUT_MS = 60000;
+/** 400 searches: Times atrium demo searches again while the demo connector is still starting */
+export const DEMO_START_POLLS_MAX = 400;
+/** 25 ms: Wait between those searches (10 s of waiting in all) */
+export const DEMO_START_POLL_MS = 25;
+/** 3 results: Search rows atrium demo prints */
+export const DEMO_RESULTS_SHOWN = 3;
+/** 1000000 characters: One request body the atrium demo --serve page host reads */
+export const DEMO_HOST_BODY_CHARS_MAX = 1000000;
+/** 10 incidents: The demo desk's list_incidents page when the caller names no limit */
+export const DEMO_DESK_PAGE_DEFAULT = 10;
+/** 50 incidents: The demo desk's largest list_incidents page */
+export const DEMO_DESK_PAGE_MAX = 50;
+/** 500 characters: The demo desk's close_incident resolution note */
+export const DEMO_DESK_RESOLUTION_CHARS_MAX = 500;
+
+/** The bounds the view shell reads: glue/build/view-shell.ts injects this object into the shell document. */
+export const SHELL_BOUNDS = {
+  SHELL_VIEW_FETCH_MS,
+  SHELL_READ_MS,
+  SHELL_QUEUED_RESULTS_MAX,
+  SHELL_ECHO_CHARS,
+  SHELL_VIEW_ID_CHARS_MAX,
+  SHELL_READ_ID_CHARS_MAX,
+  SHELL_FRAME_HEIGHT_MAX_PX,
+  SHELL_READ_ARGS_CHARS_MAX,
+} as const;

@@ -4,12 +4,13 @@ import { z } from "zod";
 import { defineTool, type ToolContext } from "./meta-tool.js";
 import { shapeCallResult } from "../../calls/call-result.js";
 import { invoke } from "../../calls/invoke.js";
+import { CALL_ADDRESS_CHARS_MAX, CALL_REASON_CHARS_MAX, FIELD_PATHS_MAX } from "../../decisions/generated/spec.js";
 
 const common = {
-  address: z.string().min(1).max(300).describe("<connector>.<tool> from search_tools"),
+  address: z.string().min(1).max(CALL_ADDRESS_CHARS_MAX).describe("<connector>.<tool> from search_tools"),
   args: z.record(z.string(), z.unknown()).optional(),
   resultMode: z.enum(["mcp", "value"]).default("mcp").describe("value: { ok, data } unwrapped"),
-  fields: z.array(z.string()).min(1).max(64).optional().describe('Dot paths to keep, e.g. "items[].id"'),
+  fields: z.array(z.string()).min(1).max(FIELD_PATHS_MAX).optional().describe('Dot paths to keep, e.g. "items[].id"'),
 };
 
 async function callThrough(args: { address: string; args?: Record<string, unknown>; resultMode: "mcp" | "value"; fields?: string[] }, ctx: Pick<ToolContext, "catalog" | "core" | "config" | "stash" | "signal">, allowApproval: boolean) {
@@ -33,6 +34,6 @@ export const callDestructiveTool = defineTool({
   description: "Call a tool that may write, only after the person approved this exact action.",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   uses: ["catalog", "core", "config", "stash", "signal"] as const,
-  input: z.object({ ...common, reason: z.string().max(500).optional().describe("For the person; not sent to the tool") }).strict(),
+  input: z.object({ ...common, reason: z.string().max(CALL_REASON_CHARS_MAX).optional().describe("For the person; not sent to the tool") }).strict(),
   run: ({ reason: _reason, ...args }, ctx) => callThrough(args, ctx, true),
 });

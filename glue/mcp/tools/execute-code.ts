@@ -6,21 +6,19 @@ import { defineTool, type ToolContext } from "./meta-tool.js";
 import { buildAliases, GUEST_GLOBALS, toIdentifier } from "../../sandbox/aliases.js";
 import { RunBridge } from "../../sandbox/bridge.js";
 import { programResult } from "../../results/program-result.js";
-import { Delivery } from "../../decisions/generated/spec.js";
+import { CODE_CHARS_MAX, CONNECTOR_LIST_CHARS_MAX, Delivery } from "../../decisions/generated/spec.js";
+import { MS_PER_SECOND, roundMs as round } from "../../support/format.js";
 import type { AtriumConfig } from "../../config/schema.js";
 import { SHELL_URI } from "../../views/shell-page.js";
-
-const MAX_CODE_CHARS = 100_000;
-const CONNECTOR_LIST_CHARS = 300;
 
 function describeExecuteCode(config: AtriumConfig): string {
   const s = config.sandbox;
   let ids = config.connectors.filter((c) => !c.disabled).map((c) => (GUEST_GLOBALS.has(toIdentifier(c.id)) ? `${c.id} (atrium.call only)` : toIdentifier(c.id))).join(", ");
-  if (ids.length > CONNECTOR_LIST_CHARS) ids = `${ids.slice(0, CONNECTOR_LIST_CHARS - 1)}…`;
+  if (ids.length > CONNECTOR_LIST_CHARS_MAX) ids = `${ids.slice(0, CONNECTOR_LIST_CHARS_MAX - 1)}…`;
   return [
     "Run one async arrow function of plain JavaScript in a sandbox (QuickJS; no network, files, timers, require) that reads through read-only tools and returns only what the answer needs.",
     `atrium.search(query) → {results:[{address,…}]}; atrium.describe(address) → schema; atrium.call(address, args) → value; atrium.batch([{address, args}]) → [{ok,data}|{ok:false,error}] (parallel, 0–${s.batchCalls}; a batch over a limit throws whole); atrium.emit(block); atrium.ui(html) shows the person a view; console.log. Globals: <connector>.<tool>(args) for any tool name. Connectors: ${ids || "none"}.`,
-    `Per run: ${s.hostCalls} host calls, ${s.programWallMs / 1000} s, ${s.returnChars} characters returned. Failures throw Errors with code and retryable.`,
+    `Per run: ${s.hostCalls} host calls, ${s.programWallMs / MS_PER_SECOND} s, ${s.returnChars} characters returned. Failures throw Errors with code and retryable.`,
     "Example: async () => { const r = await atrium.search(\"what you need\"); return atrium.call(r.results[0].address, {}); }",
     "Details: skills {name:\"usage\"}.",
   ].join("\n");
@@ -36,7 +34,7 @@ export const executeCode = (config: AtriumConfig) =>
     // The view shell; both the nested key and the older flat key, since hosts differ.
     _meta: { ui: { resourceUri: SHELL_URI, visibility: ["model"] }, "ui/resourceUri": SHELL_URI },
     input: z.object({
-      code: z.string().min(1).max(MAX_CODE_CHARS).describe("One async arrow function, e.g. async () => { … return result; }"),
+      code: z.string().min(1).max(CODE_CHARS_MAX).describe("One async arrow function, e.g. async () => { … return result; }"),
       diagnostics: z.boolean().default(false).describe("Add timings and counts (numbers only) to the result"),
     }).strict(),
     async run(args, ctx) {
@@ -67,8 +65,6 @@ export const executeCode = (config: AtriumConfig) =>
       });
     },
   });
-
-const round = (n: number) => Math.round(n * 100) / 100;
 
 /** Guest globals per catalog, rebuilt only when that catalog changes (not on every run). */
 const aliasCache = new WeakMap<ToolContext["catalog"], { version: number; aliases: ReturnType<typeof buildAliases> }>();

@@ -4,6 +4,7 @@ import { defineTool } from "./meta-tool.js";
 import { jsonResult } from "./tool-result.js";
 import { sliceUtf8, utf8Length } from "../../results/utf8.js";
 import { AtriumError } from "../../support/errors.js";
+import { RESULT_ID_CHARS_MAX } from "../../decisions/generated/spec.js";
 
 export const getResult = defineTool({
   name: "get_result",
@@ -12,7 +13,7 @@ export const getResult = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   uses: ["config", "stash"] as const,
   input: z.object({
-    id: z.string().min(1).max(100),
+    id: z.string().min(1).max(RESULT_ID_CHARS_MAX),
     offset: z.number().int().min(0).default(0).describe("nextOffset of the previous page"),
     maxBytes: z.number().int().min(1).optional(),
   }).strict(),

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { defineTool } from "./meta-tool.js";
 import { jsonResult } from "./tool-result.js";
 import { AtriumError } from "../../support/errors.js";
+import { VIEW_ID_CHARS_MAX } from "../../decisions/generated/spec.js";
 
 export const getView = defineTool({
   name: "get_view",
@@ -13,7 +14,7 @@ export const getView = defineTool({
   uses: ["viewStore"] as const,
   appsHostOnly: true,
   _meta: { ui: { visibility: ["app"] } },
-  input: z.object({ id: z.string().min(1).max(100) }).strict(),
+  input: z.object({ id: z.string().min(1).max(VIEW_ID_CHARS_MAX) }).strict(),
   async run(args, ctx) {
     const text = ctx.viewStore.get(args.id);
     if (text === undefined) throw new AtriumError("not_found", "no such view: it never existed or has expired; run the program again");

@@ -4,33 +4,33 @@ import { z } from "zod";
 import { createHash } from "node:crypto";
 import { defineTool } from "./meta-tool.js";
 import { jsonResult } from "./tool-result.js";
-import { MAX_LIMIT, DEFAULT_LIMIT } from "../../catalog/search-index.js";
 import { findTools } from "../../calls/discovery.js";
 import { AtriumError } from "../../support/errors.js";
 import { core } from "../../decisions/core.js";
-import { Budget } from "../../decisions/generated/spec.js";
+import { Budget, CONNECTOR_ID_CHARS_MAX, SEARCH_CURSOR_CHARS_MAX, SEARCH_CURSOR_KEY_CHARS, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX } from "../../decisions/generated/spec.js";
 
 /** One query, from here or a program's atrium.search (budget search_query_chars). */
 const QUERY_CHARS = core().limitDefault(Budget.search_query_chars);
 
 const input = z.object({
   query: z.string().max(QUERY_CHARS, { error: `query is longer than search_query_chars (${QUERY_CHARS} characters); search with a few words` }).default("").describe("Empty lists everything"),
-  connector: z.string().max(64).optional(),
+  connector: z.string().max(CONNECTOR_ID_CHARS_MAX).optional(),
   safety: z.enum(["read_only", "approval", "any"]).default("any"),
-  limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
-  cursor: z.string().max(200).optional(),
+  limit: z.number().int().min(1).max(SEARCH_PAGE_MAX).default(SEARCH_PAGE_DEFAULT),
+  cursor: z.string().max(SEARCH_CURSOR_CHARS_MAX).optional(),
   schemas: z.boolean().default(false).describe("Add compact input schemas"),
 }).strict();
 
 /** A cursor is the offset, bound to the query and filters it was issued for. */
 function queryKey(q: { query: string; connector?: string; safety: string }): string {
-  return createHash("sha256").update(JSON.stringify([q.query, q.connector ?? "", q.safety])).digest("base64url").slice(0, 12);
+  return createHash("sha256").update(JSON.stringify([q.query, q.connector ?? "", q.safety])).digest("base64url").slice(0, SEARCH_CURSOR_KEY_CHARS);
 }
+const CURSOR = new RegExp(`^(?<offset>\\d{1,9})\\.(?<key>[\\w-]{${SEARCH_CURSOR_KEY_CHARS}})$`);
 function readCursor(cursor: string | undefined, key: string): number {
   if (cursor === undefined) return 0;
-  const m = /^(\d{1,9})\.([\w-]{12})$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!m || m[2] !== key) throw new AtriumError("invalid_args", "cursor does not belong to this query; start again without a cursor");
-  return Number(m[1]);
+  const m = CURSOR.exec(Buffer.from(cursor, "base64url").toString())?.groups;
+  if (!m || m.key !== key) throw new AtriumError("invalid_args", "cursor does not belong to this query; start again without a cursor");
+  return Number(m.offset);
 }
 
 export const searchTools = defineTool({

@@ -6,6 +6,7 @@ import { skillsDir } from "../../support/paths.js";
 import { z } from "zod";
 import { defineTool } from "./meta-tool.js";
 import { AtriumError } from "../../support/errors.js";
+import { SKILL_NAME_CHARS_MAX } from "../../decisions/generated/spec.js";
 
 const SKILLS: Record<string, { summary: string; file: string }> = {
   usage: { summary: "How to find and call tools through atrium; read once per task", file: "usage.md" },
@@ -19,7 +20,7 @@ export const skills = defineTool({
   description: "List atrium's guides, or read one by name (start with `usage`).",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   uses: [] as const,
-  input: z.object({ name: z.string().max(64).optional() }).strict(),
+  input: z.object({ name: z.string().max(SKILL_NAME_CHARS_MAX).optional() }).strict(),
   async run(args) {
     if (args.name === undefined) {
       return { content: [{ type: "text", text: Object.entries(SKILLS).map(([n, s]) => `${n}: ${s.summary}`).join("\n") }] };

@@ -3,12 +3,14 @@
 // break: one-line descriptions) and `cutText` (the first `max` characters and a marker giving
 // the true length: texts that leave a program run; the prelude applies the same rule in the
 // guest). All are linear in the part they keep.
+import { CLIP_WORD_KEEP_SHARE } from "../../decisions/generated/spec.js";
+import { HIGH_SURROGATE, SURROGATE_MASK } from "../encoding.js";
 
 /** At most `max` UTF-16 units, ending in "…" when cut; a surrogate pair is never split. */
 export function clip(s: string, max: number): string {
   if (s.length <= max) return s;
   let cut = Math.max(0, max - 1);
-  if (cut > 0 && (s.charCodeAt(cut - 1) & 0xfc00) === 0xd800) cut--;
+  if (cut > 0 && (s.charCodeAt(cut - 1) & SURROGATE_MASK) === HIGH_SURROGATE) cut--;
   return `${s.slice(0, cut)}…`;
 }
 
@@ -18,7 +20,7 @@ export function clipAtWord(s: string, max: number): string {
   if (cut === s) return s;
   const body = cut.slice(0, -1);
   const space = body.lastIndexOf(" ");
-  return `${(space >= Math.floor(max * 0.6) ? body.slice(0, space) : body).trimEnd()}…`;
+  return `${(space >= Math.floor(max * CLIP_WORD_KEEP_SHARE) ? body.slice(0, space) : body).trimEnd()}…`;
 }
 
 /** The first `max` characters and a marker with the true length. */

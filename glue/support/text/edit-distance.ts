@@ -7,9 +7,11 @@ export function editDistance(a: string, b: string): number {
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      const pi = i - 1, pj = j - 1; // the previous row and column
+      const cost = a[pi] === b[pj] ? 0 : 1;
+      d[i][j] = Math.min(d[pi][j] + 1, d[i][pj] + 1, d[pi][pj] + cost);
+      // a[pi - 1] a[pi] swapped is b[pj - 1] b[pj]: one edit from two rows and columns back
+      if (pi > 0 && pj > 0 && a[pi] === b[pj - 1] && a[pi - 1] === b[pj]) d[i][j] = Math.min(d[i][j], d[pi - 1][pj - 1] + 1);
     }
   }
   return d[a.length][b.length];

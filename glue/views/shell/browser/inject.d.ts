@@ -27,6 +27,12 @@ interface ShellInject {
   readonly maxReadsInFlight: number;
   /** The binding-name rule (spec V2) as the core's nameIsValid answers it. */
   readonly bindingName: RegExp;
+  /** The shell's fixed bounds (spec/bounds.md, the rows marked "shell"). */
+  readonly bounds: typeof import("../../../decisions/generated/spec.js").SHELL_BOUNDS;
+  /** JSON-RPC's "method not found" (the SDK's ProtocolErrorCode.MethodNotFound). */
+  readonly methodNotFound: number;
+  /** Milliseconds in a second, for timeouts named in seconds. */
+  readonly msPerSecond: number;
   /** The version segment of SHELL_URI. */
   readonly version: string;
 }

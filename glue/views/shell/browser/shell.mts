@@ -1,6 +1,6 @@
 // The view shell's program: the one script of the shell document (see ../../shell-page.ts for
 // the protocol with the host and with the page). Everything it is told by the server side
-// arrives in ATRIUM_SHELL_INJECT (inject.d.ts), put in place by ../build.ts.
+// arrives in ATRIUM_SHELL_INJECT (inject.d.ts), put in place by glue/build/view-shell.ts.
 type Obj = Record<string, any>;
 type Fault = Error & { code?: string; retryable?: boolean };
 interface Binding { address: string; fixedArgs: Obj; viewArgs: string[] }
@@ -17,6 +17,7 @@ const MAX_IN_FLIGHT = I.maxReadsInFlight;
 const GUARD_CSP = I.guardCsp;
 const GUARD = I.guard;
 const NAME_RE = I.bindingName;
+const B = I.bounds;
 const noFrames = I.frameTags(Reflect.apply, String.prototype.slice).rewrite;
 const hasOwn = Object.prototype.hasOwnProperty;
 const host = window.parent;
@@ -36,7 +37,7 @@ function request(method: string, params: unknown, timeoutMs?: number): Promise<a
     const id = nextId++;
     const timer = timeoutMs ? setTimeout(() => {
       calls.delete(id);
-      reject(fault("timeout", method + " got no answer from the host within " + timeoutMs / 1000 + " s", true));
+      reject(fault("timeout", method + " got no answer from the host within " + timeoutMs / I.msPerSecond + " s", true));
     }, timeoutMs) : 0;
     calls.set(id, { resolve, reject, timer });
     send({ jsonrpc: "2.0", id, method, params });
@@ -44,7 +45,7 @@ function request(method: string, params: unknown, timeoutMs?: number): Promise<a
 }
 function fault(code: string, message: string, retryable?: boolean): Fault { const e: Fault = new Error(message); e.code = code; e.retryable = !!retryable; return e; }
 function isObj(v: unknown): v is Obj { return v !== null && typeof v === "object" && !Array.isArray(v); }
-function clip(v: unknown): string { const s = String(v); return s.length > 80 ? s.slice(0, 80) + "…" : s; }
+function clip(v: unknown): string { const s = String(v); return s.length > B.SHELL_ECHO_CHARS ? s.slice(0, B.SHELL_ECHO_CHARS) + "…" : s; }
 function show(text: string): void { statusEl.textContent = text; statusEl.hidden = !text; reportSize(); }
 
 // ---- the host (window.parent) ----
@@ -54,7 +55,7 @@ function fromHost(d: unknown): void {
     if (d.id !== undefined && d.id !== null) return answerHost(d);
     if (d.method === "ui/notifications/tool-result") {
       if (initialized) onToolResult(d.params);
-      else if (queued.push(d.params) > 4) queued.shift();
+      else if (queued.push(d.params) > B.SHELL_QUEUED_RESULTS_MAX) queued.shift();
     }
     return;
   }
@@ -67,7 +68,7 @@ function fromHost(d: unknown): void {
 }
 function answerHost(d: Obj): void {
   if (d.method === "ui/resource-teardown" || d.method === "ping") send({ jsonrpc: "2.0", id: d.id, result: {} });
-  else send({ jsonrpc: "2.0", id: d.id, error: { code: -32601, message: "Method not found: " + clip(d.method) } });
+  else send({ jsonrpc: "2.0", id: d.id, error: { code: I.methodNotFound, message: "Method not found: " + clip(d.method) } });
 }
 
 // ---- tool results: render from _meta, else fetch by the view id ----
@@ -105,12 +106,12 @@ function viewIdOf(p: Obj): string | null {
   }
   return null;
 }
-function validId(id: unknown): id is string { return typeof id === "string" && id.length > 0 && id.length <= 256; }
+function validId(id: unknown): id is string { return typeof id === "string" && id.length > 0 && id.length <= B.SHELL_VIEW_ID_CHARS_MAX; }
 function fetchView(id: string): void {
   wantId = id;
   if (!serverTools) { show("This view could not be shown: the host lets views call no tools, so it cannot be fetched."); return; }
   show("Loading the view…");
-  request("tools/call", { name: "get_view", arguments: { id } }, 30000).then((r) => {
+  request("tools/call", { name: "get_view", arguments: { id } }, B.SHELL_VIEW_FETCH_MS).then((r) => {
     if (wantId !== id) return;
     if (isObj(r) && r.isError) { wantId = currentId; show("This view could not be shown: " + errorOf(r, null).message); return; }
     const view = payload(isObj(r) ? r.structuredContent : undefined);
@@ -169,7 +170,7 @@ function fromPage(d: unknown, win: MessageEventSource): void {
   if (isObj(d.atriumSize)) {
     const h = d.atriumSize.height;
     if (typeof h === "number" && isFinite(h)) {
-      frame!.style.height = Math.max(0, Math.min(30000, Math.ceil(h))) + "px";
+      frame!.style.height = Math.max(0, Math.min(B.SHELL_FRAME_HEIGHT_MAX_PX, Math.ceil(h))) + "px";
       reportSize(); // also measured here: a zero-height host frame may not get ResizeObserver callbacks
     }
   } else if (isObj(d.atriumRead)) {
@@ -178,7 +179,7 @@ function fromPage(d: unknown, win: MessageEventSource): void {
 }
 function onRead(rq: Obj, win: MessageEventSource): void {
   const rid = rq.rid;
-  if (!((typeof rid === "string" && rid.length <= 64) || (typeof rid === "number" && isFinite(rid)))) return;
+  if (!((typeof rid === "string" && rid.length <= B.SHELL_READ_ID_CHARS_MAX) || (typeof rid === "number" && isFinite(rid)))) return;
   const viewReads = reads, slots = inFlight;
   function answer(m: Obj): void { m.rid = rid; (win as Window).postMessage({ atriumReadResult: m }, "*"); }
   function fail(code: string, message: string, retryable?: boolean): void { answer({ ok: false, error: { code, message, retryable: !!retryable } }); }
@@ -201,7 +202,7 @@ function onRead(rq: Obj, win: MessageEventSource): void {
   let json: string | undefined;
   try { json = JSON.stringify(args === undefined ? {} : args); } catch { json = undefined; }
   if (typeof json !== "string") return fail("invalid_args", "atrium.read(\"" + name + "\"): args must be JSON data");
-  if (json.length > 100000) return fail("invalid_args", "atrium.read(\"" + name + "\"): args are larger than 100,000 characters");
+  if (json.length > B.SHELL_READ_ARGS_CHARS_MAX) return fail("invalid_args", "atrium.read(\"" + name + "\"): args are larger than " + B.SHELL_READ_ARGS_CHARS_MAX.toLocaleString("en-US") + " characters");
   if (slots.n >= MAX_IN_FLIGHT) {
     return fail("rate_limited", "atrium.read: at most " + MAX_IN_FLIGHT + " reads may be in flight at once; wait for one to settle and try again", true);
   }
@@ -210,7 +211,7 @@ function onRead(rq: Obj, win: MessageEventSource): void {
   Object.keys(b.fixedArgs).forEach((k) => { merged[k] = b.fixedArgs[k]; });
   Object.keys(given).forEach((k) => { merged[k] = given[k]; });
   slots.n++;
-  request("tools/call", { name: "call_tool", arguments: { address: b.address, args: merged, resultMode: "value" } }, 60000).then((r) => {
+  request("tools/call", { name: "call_tool", arguments: { address: b.address, args: merged, resultMode: "value" } }, B.SHELL_READ_MS).then((r) => {
     slots.n--;
     const sc = isObj(r) ? r.structuredContent : undefined;
     if (isObj(r) && r.isError) answer({ ok: false, error: errorOf(r, b.address, name) });

@@ -1,0 +1,35 @@
+// Numbers that other protocols and platforms fix, named once, for the cases the MCP SDK has no
+// name for (JSON-RPC's own error codes are the SDK's ProtocolErrorCode: use that first). None of them is a
+// bound (bounds are in spec/bounds.md); this file is on the numeric-literal allow-list of
+// test/architecture.test.ts.
+
+/**
+ * atrium's own JSON-RPC error code, from the range JSON-RPC leaves to implementations (-32000 to
+ * -32099): the answer of a stdio connector that was dropped unread (over downstream_line_bytes or
+ * downstream_depth). Connector.callError turns it into result_too_large.
+ */
+export const DROPPED_ANSWER_CODE = -32090;
+
+/** HTTP status codes atrium answers with (the demo host) or reads (remote connectors). */
+export const HTTP_STATUS = {
+  ok: 200,
+  badRequest: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  notFound: 404,
+  tooManyRequests: 429,
+  /** The first server error; 5xx. */
+  serverError: 500,
+} as const;
+
+/** POSIX permission bits: a file and a directory only their owner may use, and the group and other bits. */
+export const FILE_MODE_PRIVATE = 0o600;
+export const DIR_MODE_PRIVATE = 0o700;
+export const MODE_GROUP_OTHER = 0o077;
+
+/** Exit status of a command line that could not be parsed (usage error). */
+export const EXIT_USAGE = 2;
+/** The highest TCP port. */
+export const PORT_MAX = 65535;
+/** A WebAssembly memory page. */
+export const WASM_PAGE_BYTES = 65536;
