@@ -1,20 +1,15 @@
 // The walls of ARCHITECTURE.md, held by reading the glue's import graph: only the invocation
 // path and the catalog reach connectors; tool handlers, the MCP wiring and the sandbox never
 // do; the core's door imports nothing of the glue but the generated tables; the sandbox
-// worker's side never reaches connectors, the catalog, invoke or the tools. And every numeric
-// bound of the glue lives in spec/ (issue 9): no number in glue/ outside the generated tables
-// and the short allow-list below.
+// worker's side never reaches connectors, the catalog, invoke or the tools; the worker and the
+// main thread share one host-operation table. And every numeric bound of the glue lives in spec/
+// (issue 9): no number in glue/ outside the generated tables and the short allow-list below.
 import { describe, it, expect } from "vitest";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { repo } from "./harness/atrium-client.js";
-import {
-  HOST_ADDRESS_CHARS_MAX, HOST_DESCRIBE_ADDRESSES_MAX, HOST_SEARCH_OPTIONS_CHARS_MAX, SANDBOX_ALLOCATOR_RESERVE_BYTES,
-  SANDBOX_WORKER_OLD_GENERATION_MB, SANDBOX_WORKER_STACK_MB, UNEXPECTED_KEYS_SHOWN,
-} from "../glue/decisions/generated/spec.js";
-import { ASCII, JSON_ESCAPE_CHARS_MAX } from "../glue/support/encoding.js";
-import { WASM_PAGE_BYTES } from "../glue/support/wire.js";
+import { HOST_OPS } from "../glue/sandbox/host-ops.js";
 
 const GLUE = join(repo, "glue");
 
@@ -37,17 +32,6 @@ const NUMBER_HOMES: { file: string; table?: string; why: string }[] = [
  * fails, so this list only shrinks; when it is empty, delete it.
  */
 const PENDING: { file: string; literals: string[]; use: Record<string, unknown>; product?: true; instead?: string }[] = [
-  { file: "sandbox/host-gate.ts", literals: ["50"], use: { HOST_DESCRIBE_ADDRESSES_MAX } },
-  { file: "sandbox/host-gate.ts", literals: ["1024"], use: { HOST_ADDRESS_CHARS_MAX } },
-  { file: "sandbox/host-gate.ts", literals: ["2048"], use: { HOST_SEARCH_OPTIONS_CHARS_MAX } },
-  { file: "sandbox/host-gate.ts", literals: ["6"], use: { JSON_ESCAPE_CHARS_MAX } },
-  { file: "sandbox/host-gate.ts", literals: ["3"], use: {}, instead: `ENVELOPE_DEPTH.batch: measure it, jsonDepth('{"items":[{"args":0}]}')` },
-  { file: "sandbox/json-depth.ts", literals: ["34", "92", "123", "91", "125", "93"], use: { ASCII } },
-  { file: "sandbox/pool.ts", literals: ["16"], use: { SANDBOX_WORKER_STACK_MB } },
-  { file: "sandbox/pool.ts", literals: ["256"], use: { SANDBOX_WORKER_OLD_GENERATION_MB } },
-  { file: "sandbox/view-accept.ts", literals: ["3"], use: { UNEXPECTED_KEYS_SHOWN } },
-  { file: "sandbox/worker.ts", literals: ["65536"], use: { WASM_PAGE_BYTES } },
-  { file: "sandbox/worker.ts", literals: ["4", "1024", "1024"], product: true, use: { SANDBOX_ALLOCATOR_RESERVE_BYTES } },
 ];
 
 function files(dir: string): string[] {
@@ -185,5 +169,22 @@ describe("architecture walls", () => {
       if (!p.instead) for (const n of numbers) expect(values, `PENDING glue/${p.file} ${p.literals.join(" ")}: the named constant must hold the same value`).toContain(n);
     }
     console.warn(`numbers PENDING in files under restructuring (issue 9):\n${PENDING.map((p) => `  glue/${p.file}: ${p.literals.join(p.product ? " * " : ", ")} -> ${p.instead ?? Object.keys(p.use).join(", ")}`).join("\n")}`);
+  });
+
+  it("the worker and the main thread share one host-operation table", () => {
+    // Both sides import it: the worker to bound and send a call, the bridge to count and dispatch it.
+    const table = "sandbox/host-ops.ts";
+    expect(reachable(valueGraph, "sandbox/worker.ts").has(table)).toBe(true);
+    expect(valueGraph.get("sandbox/bridge.ts")).toContain(table);
+    // The guest API in the prelude sends exactly the table's operations.
+    const ops = Object.keys(HOST_OPS).sort();
+    const prelude = readFileSync(join(GLUE, "sandbox/prelude.ts"), "utf8");
+    expect([...new Set([...prelude.matchAll(/\b(?:single|send|atOnce)\("(\w+)"/g)].map((m) => m[1]))].sort()).toEqual(ops);
+    // No other file on the host-call path spells an operation's name (but to index the table):
+    // no second list, union, comparison or switch.
+    const onPath = (f: string) => f.startsWith("sandbox/") || (graph.get(f) ?? []).some((d) => d.startsWith("sandbox/"));
+    const quoted = new RegExp(`(?<!(?:HostOps|HOST_OPS)\\[)(["'\`])(?:${ops.join("|")})\\1`);
+    const spelled = [...graph.keys()].filter((f) => onPath(f) && f !== table && f !== "sandbox/prelude.ts" && quoted.test(readFileSync(join(GLUE, f), "utf8")));
+    expect(spelled).toEqual([]);
   });
 });

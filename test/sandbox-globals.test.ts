@@ -105,7 +105,7 @@ describe("connector ids that map to one guest identifier", () => {
 });
 
 describe("the prelude never fails a run, and never passes for memory", () => {
-  const LIMITS: RunLimits = { cpuMs: 2000, heapBytes: 67_108_864, stackBytes: 1_048_576, logChars: 4000, emitBytes: 4_000_000, emitBlocks: 32 };
+  const LIMITS: RunLimits = { cpuMs: 2000, heapBytes: 67_108_864, stackBytes: 1_048_576, logChars: 4000, emitBytes: 4_000_000 };
   let pool: SandboxPool;
   beforeAll(async () => {
     pool = new SandboxPool({ size: 1, queue: 4, heapBytes: LIMITS.heapBytes, workerPath: sandboxWorkerPath, wasmPath: quickjsWasmPath });
@@ -113,7 +113,7 @@ describe("the prelude never fails a run, and never passes for memory", () => {
   });
   afterAll(async () => { await pool?.close(); });
   const runWith = async (aliases: unknown, code = "async () => [typeof NaN, typeof ok_db]") =>
-    (await pool.run({ code, aliases: aliases as AliasConnector[], catalogVersion: 1, catalog: {}, limits: LIMITS }, { wallMs: 10_000, onHostCall: async () => ({ ok: true, json: "1" }) })) as RunOutcome;
+    (await pool.run({ code, aliases: aliases as AliasConnector[], limits: LIMITS }, { wallMs: 10_000, host: { answer: () => ({ ok: true, json: "1" }) } })) as RunOutcome;
 
   it("a global the sandbox cannot define (an identifier it already owns) is skipped, and the program runs", async () => {
     const conn = (ident: string): AliasConnector => ({ ident, connectorId: ident, tools: [], ambiguousWith: [] });

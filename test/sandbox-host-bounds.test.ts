@@ -1,9 +1,9 @@
 // Every argument a program hands the host is bounded before any work is done on it: a search
 // query at search_query_chars, a call or batch payload at call_payload_bytes, a describe request
-// at its small fixed size. A refusal is a typed error naming the budget. Search and describe are
-// refused in the sandbox worker, so nothing of them reaches the host (the run's diagnostics count
-// only the calls that crossed); the worker's own bounds on call and batch payloads are proven at
-// the pool in sandbox-gate.test.ts (here the bridge may be the one refusing).
+// at its small fixed size. A refusal is a typed error naming the budget. These bounds are the
+// sandbox worker's alone (host-ops.ts), so nothing refused reaches the host: the run's diagnostics
+// count only the calls that crossed. The same bounds on call and batch payloads are proven at the
+// pool in sandbox-gate.test.ts, where the host counts what crosses.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { startAtrium, nodeServer, demoServer, type Atrium, programValue } from "./harness/atrium-client.js";
@@ -74,6 +74,7 @@ describe("call and batch payloads are bounded by call_payload_bytes in the sandb
   it("a call whose payload is over call_payload_bytes is refused, typed, naming the budget, and never crosses", async () => {
     const r = await run(`async () => { try { await atrium.call("desk.get_incident", { id: "x".repeat(${LIMITS.callPayloadBytes}) }); return "ran"; } catch (e) { return { code: e.code, budget: e.details.budget, limit: e.details.limit }; } }`);
     expect(programValue(r)).toEqual({ code: "budget_exceeded", budget: "call_payload_bytes", limit: LIMITS.callPayloadBytes });
+    expect(crossed(r).call).toBeUndefined();
   });
 
   it("a connector global with a 9 MB argument is refused the same way", async () => {
@@ -85,6 +86,7 @@ describe("call and batch payloads are bounded by call_payload_bytes in the sandb
   it("a batch whose payload is over call_payload_bytes is refused as a whole, and none of it crosses", async () => {
     const r = await run(`async () => { try { await atrium.batch([{ address: "desk.list_services", args: {} }, { address: "desk.get_incident", args: { id: "y".repeat(${LIMITS.callPayloadBytes}) } }]); return "ran"; } catch (e) { return e.details.budget; } }`);
     expect(programValue(r)).toBe("call_payload_bytes");
+    expect(crossed(r).batch).toBeUndefined();
   });
 
   it("a payload just under the bound still crosses and reaches the tool", async () => {

@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { existsSync, readFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { startAtrium, nodeServer, demoServer, type Atrium } from "./harness/atrium-client.js";
+import { startAtrium, nodeServer, demoServer, fixture, type Atrium } from "./harness/atrium-client.js";
 import { shellHtml } from "../glue/views/shell-page.js";
 
 const READS = `{ reads: { incidents: { address: "desk.list_incidents", fixedArgs: { status: "open" }, viewArgs: ["cursor", "limit"] }, detail: { address: "desk.get_incident", viewArgs: ["id"] } } }`;
@@ -171,5 +171,33 @@ describe("views on a host without MCP Apps", () => {
     expect(r.structuredContent.view.delivery).toBe("file");
     expect(existsSync(r.structuredContent.view.path)).toBe(true);
     await a.close();
+  });
+});
+
+describe("a view is judged on the live catalog, the one every call resolves on", () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("a view declared after a tool became approval-only (tools/list_changed) is refused on the live catalog", async () => {
+    const a = await startAtrium({ apps: true, config: { mcpServers: { nasty: nodeServer(fixture("nasty-server"), { env: { FIXTURE_LIST_DELAY_MS: "0" } }) }, atrium: { views: { directory: viewsDir }, sandbox: { programCpuMs: 10_000, programWallMs: 20_000 } } } });
+    try {
+      const mut = async () => (await a.json("search_tools", { query: "mut", connector: "nasty" })).results.find((r: any) => r.address === "nasty.mut");
+      expect(await mut()).toMatchObject({ safety: "read_only" });
+      // The program makes no host call while it waits: nothing but the catalog itself can tell it
+      // that nasty.mut stopped being read-only after the run started.
+      const program = a.call("execute_code", { code: `async () => {
+        const t0 = Date.now(); while (Date.now() - t0 < 3000) {}
+        try { atrium.ui("<p>x</p>", { reads: { m: { address: "nasty.mut" } } }); return "accepted"; } catch (e) { return [e.code, e.details.check]; }
+      }` }) as Promise<any>;
+      await sleep(300);
+      await a.call("call_tool", { address: "nasty.make_mut_destructive" });
+      let changed = false;
+      for (let i = 0; i < 40 && !changed; i++, await sleep(50)) changed = (await mut())?.safety === "approval";
+      expect(changed).toBe(true);
+      const r = await program;
+      expect(r.structuredContent.value).toEqual(["invalid_args", "address_not_read_only"]);
+      expect(r._meta?.["atrium/view"]).toBeUndefined();
+    } finally {
+      await a.close();
+    }
   });
 });

@@ -14,7 +14,7 @@ import { buildSearchIndex, type SearchIndex } from "./search-index.js";
 export interface Resolved { entry: CatalogEntry; connector: Connector }
 
 export class Catalog {
-  private cache?: { entries: CatalogEntry[]; byAddress: Map<string, CatalogEntry>; index?: SearchIndex; classes?: Record<string, Safety>; version: number };
+  private cache?: { entries: CatalogEntry[]; byAddress: Map<string, CatalogEntry>; index?: SearchIndex; version: number };
   private builds = 0;
 
   constructor(private readonly registry: ConnectorRegistry, private readonly core: Core) {
@@ -30,10 +30,9 @@ export class Catalog {
     return this.build().version;
   }
 
-  /** Address → safety, for the sandbox's view-manifest checks. */
-  classes(): Record<string, Safety> {
-    const c = this.build();
-    return (c.classes ??= Object.fromEntries(c.entries.map((e) => [e.address, e.safety])));
+  /** An address's class as of now, or "unknown": what a view's manifest is judged on. */
+  classOf(address: string): Safety | "unknown" {
+    return this.build().byAddress.get(address)?.safety ?? "unknown";
   }
 
   index(): SearchIndex {

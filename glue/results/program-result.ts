@@ -9,10 +9,13 @@ import { Budget, BudgetCheck, EnvelopeFlag, ViewState, type Delivery } from "../
 import type { RunOutcome } from "../sandbox/protocol.js";
 import { jsonDepth } from "../sandbox/json-depth.js";
 import type { Stopped } from "../sandbox/pool.js";
+import type { RunOutput } from "../sandbox/bridge.js";
 import { deliverView, type ViewDeps } from "../views/delivery.js";
 
 export interface ProgramFacts {
   outcome: RunOutcome | Stopped;
+  /** What the run's host calls left: emitted blocks and the view (a run stopped by the pool delivers neither). */
+  output: RunOutput;
   delivery: Delivery;
   returnChars: number;
   limits: { wallMs: number; cpuMs: number; heapBytes: number };
@@ -24,8 +27,9 @@ export function programResult(core: Core, f: ProgramFacts): CallToolResult {
   const o = f.outcome;
   const run = "stopped" in o && !("logs" in o) ? undefined : nestingChecked(core, o as RunOutcome, f.returnChars);
   const success = run?.ok === true;
-  const blocks = run?.emitted ?? [];
-  const flags = core.envelope(success, run?.view ? ViewState.accepted : ViewState.none, blocks.length, f.delivery);
+  const blocks = run ? f.output.emitted : [];
+  const acceptedView = run ? f.output.view : undefined;
+  const flags = core.envelope(success, acceptedView ? ViewState.accepted : ViewState.none, blocks.length, f.delivery);
   const has = (flag: number) => (flags & flag) !== 0;
   const body: Record<string, unknown> = { ok: success };
   if (has(EnvelopeFlag.value)) body.value = fitValue(core, run!.json ?? "null", run!.jsonChars, f.returnChars);
@@ -34,9 +38,9 @@ export function programResult(core: Core, f: ProgramFacts): CallToolResult {
   if (run?.logsDropped) body.logLinesDropped = run.logsDropped;
   if (has(EnvelopeFlag.blocks)) body.emitted = blocks.length;
   if (has(EnvelopeFlag.note_blocks_discarded)) body.emittedDiscarded = blocks.length;
-  const view = run?.view ? deliverView(flags, run.view, f.views) : undefined;
+  const view = acceptedView ? deliverView(flags, acceptedView, f.views) : undefined;
   if (view) body.view = view.note;
-  if (f.diagnostics) body.diagnostics = { ...f.diagnostics, ...(run?.view && { viewBytes: run.view.bytes }) };
+  if (f.diagnostics) body.diagnostics = { ...f.diagnostics, ...(acceptedView && { viewBytes: acceptedView.bytes }) };
   const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(body) }];
   if (has(EnvelopeFlag.blocks)) for (const b of blocks) content.push(b.block as never);
   return { content, structuredContent: body, ...(view?.meta && { _meta: view.meta }), ...(has(EnvelopeFlag.is_error) && { isError: true }) };

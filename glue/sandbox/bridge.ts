@@ -1,63 +1,136 @@
-// The host side of one program run: every host call a program makes lands here, is counted
-// against the run's budgets through the core, and goes through the same paths as the direct
-// tools (search index, invoke.ts). Failures become typed errors the guest receives. Each call
-// lives within its run (RunScope): aborted when the run ends, and given no more time than the run has left.
+// The main thread's side of one program run. Every host call a program makes is answered here,
+// dispatched through the host-op table (host-ops.ts) to the handler for its row: first `admit`,
+// which spends what the call costs before its payload is parsed; then the payload is parsed, once;
+// then `run`, which goes through the same paths as the direct tools (discovery, invoke.ts) and
+// judges a view on the live catalog. A run's budgets are counted here alone, by its RunBudget
+// (host_calls, emit_bytes, emit_blocks; batch_calls bounds one batch); the worker only bounded
+// each request's size and shape. Failures become typed errors the guest receives. Each call lives
+// within its run (RunScope): aborted when the run ends, given no more time than the run has left.
 import type { Core } from "../decisions/core.js";
 import type { Catalog } from "../catalog/catalog.js";
+import type { BudgetName } from "../decisions/generated/spec.js";
+import { Budget } from "../decisions/generated/spec.js";
 import { describeTool, findTools } from "../calls/discovery.js";
 import { invoke } from "../calls/invoke.js";
 import { unwrapToolResult } from "../results/unwrap.js";
-import { AtriumError, asAtriumError, overBudget } from "../support/errors.js";
-import { Budget, BudgetCheck } from "../decisions/generated/spec.js";
-import type { HostCall } from "./protocol.js";
-import type { RunScope } from "./pool.js";
-import { DESCRIBE_PAYLOAD_CHARS, MAX_DESCRIBE, batchCallsOver, batchNotArray, checkDepth, describeTooLarge, hostCallsOver, payloadOver, searchQueryOver } from "./host-gate.js";
+import { AtriumError, asAtriumError } from "../support/errors.js";
 import { cutText } from "../support/text/clip.js";
+import { HOST_OPS, MAX_DESCRIBE, spend, type HostCall, type HostOp, type HostOps, type Reply } from "./host-ops.js";
+import type { HostSide, RunScope } from "./pool.js";
+import { judgeView, type ViewPayload } from "./view-accept.js";
+import { checkBlock } from "./emit-block.js";
 
-export interface BridgeLimits { hostCalls: number; batchCalls: number; callPayloadBytes: number }
+export interface BridgeLimits { hostCalls: number; batchCalls: number; callPayloadBytes: number; emitBytes: number; emitBlocks: number }
 export interface OpStats { count: number; failures: number; bytesIn: number; bytesOut: number; ms: number }
+interface EmittedBlock { block: Record<string, unknown>; bytes: number }
+/** What a run leaves for its result: the blocks it emitted and the view it declared. */
+export interface RunOutput { emitted: EmittedBlock[]; view?: ViewPayload & { bytes: number } }
 
-export class RunBridge {
-  hostCalls = 0;
+type Counted = "host_calls" | "emit_bytes" | "emit_blocks";
+const HINTS: Partial<Record<BudgetName, string>> = {
+  host_calls: "do fewer calls per program (batch related reads) or split the work",
+  batch_calls: "split the batch; a batch over batch_calls is refused as a whole and none of its items runs",
+};
+const VIEW_SHARES = "the view payload shares the emitted-byte budget with emitted blocks";
+
+/** A run's counted budgets: the one place a run's spending is added up, each amount only after the
+ * core said it fits (host-ops.ts `spend`). */
+class RunBudget {
+  private readonly used: Record<Counted, number> = { host_calls: 0, emit_bytes: 0, emit_blocks: 0 };
+  constructor(private readonly core: Core, private readonly limits: Record<Counted, number>) {}
+
+  usedOf(b: Counted): number {
+    return this.used[b];
+  }
+
+  /** Spends every charge or none: the first that does not fit is thrown, typed, and nothing is spent. */
+  spend(charges: [Counted, number][], hint?: string): void {
+    for (const [b, n] of charges) spend(this.core, b, this.limits[b], n, this.used[b], hint ?? HINTS[b]);
+    for (const [b, n] of charges) this.used[b] += n;
+  }
+
+  /** The same question without spending: a payload that cannot fit is refused before it is parsed. */
+  affords(b: Counted, n: number, hint?: string): void {
+    spend(this.core, b, this.limits[b], n, this.used[b], hint ?? HINTS[b]);
+  }
+}
+
+/** A reply already serialized (and measured against its budget): sent as is. */
+class Measured<T> {
+  declare readonly of?: T;
+  constructor(readonly json: string) {}
+}
+
+/** One row's main-thread side: what it spends before the payload is parsed, then what it does. */
+interface Handler<K extends HostOp> {
+  admit(call: HostCall): void;
+  run(args: HostOps[K]["args"], call: HostCall, run: RunScope): HostOps[K]["result"] | Measured<HostOps[K]["result"]> | Promise<Measured<HostOps[K]["result"]>>;
+}
+
+export class RunBridge implements HostSide {
   completed = 0;
   readonly stats: Record<string, OpStats> = {};
+  readonly output: RunOutput = { emitted: [] };
+  private readonly budget: RunBudget;
 
   constructor(
     private readonly deps: { core: Core; catalog: Catalog },
     private readonly limits: BridgeLimits,
     private readonly onProgress?: (completed: number) => void,
-  ) {}
+  ) {
+    this.budget = new RunBudget(deps.core, { host_calls: limits.hostCalls, emit_bytes: limits.emitBytes, emit_blocks: limits.emitBlocks });
+  }
 
-  async handle(call: HostCall, run: RunScope): Promise<{ ok: boolean; json: string }> {
+  /** Host calls spent so far (each batch item is one). */
+  get hostCalls(): number {
+    return this.budget.usedOf("host_calls");
+  }
+
+  /** Bytes of emitted blocks and the view, spent so far. */
+  get emittedBytes(): number {
+    return this.budget.usedOf("emit_bytes");
+  }
+
+  answer(call: HostCall, run: RunScope): Reply | Promise<Reply> {
     const started = performance.now();
     const s = (this.stats[call.op] ??= { count: 0, failures: 0, bytesIn: 0, bytesOut: 0, ms: 0 });
     s.count++;
     s.bytesIn += call.json.length;
-    let reply: { ok: boolean; json: string };
+    const done = (reply: Reply): Reply => {
+      if (!reply.ok) s.failures++;
+      s.bytesOut += reply.json.length;
+      s.ms += performance.now() - started;
+      if (HOST_OPS[call.op].answer === "promise") {
+        this.completed++;
+        if (!run.signal.aborted) this.onProgress?.(this.completed); // never after the run's answer
+      }
+      return reply;
+    };
     try {
-      this.checkSize(call);
-      const payload = JSON.parse(call.json) as Record<string, unknown> | null;
-      const value = await this.dispatch(call.op, payload ?? {}, run);
-      reply = { ok: true, json: value instanceof Measured ? value.json : JSON.stringify(value === undefined ? null : value) };
+      const handler = this.handlers[call.op] as Handler<HostOp>;
+      handler.admit(call);
+      const out = handler.run(this.parse(call), call, run);
+      return out instanceof Promise ? out.then((v) => done(this.ok(v)), (e: unknown) => done(this.failed(e))) : done(this.ok(out));
     } catch (e) {
-      s.failures++;
-      reply = { ok: false, json: JSON.stringify(this.errorBody(e)) };
+      return done(this.failed(e));
     }
-    s.bytesOut += reply.json.length;
-    s.ms += performance.now() - started;
-    this.completed++;
-    if (!run.signal.aborted) this.onProgress?.(this.completed); // never after the run's answer
-    return reply;
   }
 
-  /** The worker's size and nesting bounds, checked again before the payload is parsed (host-gate.ts). */
-  private checkSize(call: HostCall): void {
-    if (call.op === "describe" && call.json.length > DESCRIBE_PAYLOAD_CHARS) throw describeTooLarge(call.json.length);
-    if (call.op === "call" || call.op === "batch") {
-      const bytes = Buffer.byteLength(call.json);
-      if (this.deps.core.budgetCheck(Budget.call_payload_bytes, 0, bytes, this.limits.callPayloadBytes) !== BudgetCheck.ok) throw payloadOver(this.limits.callPayloadBytes, bytes);
+  /** The payload, parsed once. */
+  private parse(call: HostCall): unknown {
+    try {
+      return JSON.parse(call.json);
+    } catch {
+      throw new AtriumError("invalid_args", HOST_OPS[call.op].unreadable ?? "the arguments are not serializable");
     }
-    checkDepth(this.deps.core, call.op, call.json, this.deps.core.limitDefault(Budget.request_depth));
+  }
+
+  private ok(value: unknown): Reply {
+    return { ok: true, json: value instanceof Measured ? value.json : JSON.stringify(value === undefined ? null : value) };
+  }
+
+  private failed(e: unknown): Reply {
+    return { ok: false, json: JSON.stringify(this.errorBody(e)) };
   }
 
   /** A typed error body whose message is cut at error_text_chars (a downstream's message can be any length). */
@@ -66,84 +139,102 @@ export class RunBridge {
     return { ...body, message: cutText(body.message, this.deps.core.limitDefault(Budget.error_text_chars)) };
   }
 
-  private spend(n: number): void {
-    const check = this.deps.core.budgetCheck(Budget.host_calls, this.hostCalls, n, this.limits.hostCalls);
-    if (check !== BudgetCheck.ok) throw hostCallsOver(this.limits.hostCalls, this.hostCalls, n);
-    this.hostCalls += n;
-  }
+  private readonly spendCalls = (call: HostCall) => this.budget.spend([["host_calls", call.calls]]);
 
-  private async dispatch(op: HostCall["op"], p: Record<string, unknown>, run: RunScope): Promise<unknown> {
-    switch (op) {
-      case "search": return this.search(p);
-      case "describe": return this.describe(p.addresses);
-      case "call": this.spend(1); return this.callOne(p.address, p.args, run);
-      case "batch": return this.batch(p.items, run);
-    }
-  }
-
-  private search(p: Record<string, unknown>) {
-    const limit = this.deps.core.limitDefault(Budget.search_query_chars);
-    if (typeof p.query === "string" && this.deps.core.budgetCheck(Budget.search_query_chars, 0, p.query.length, limit) !== BudgetCheck.ok) throw searchQueryOver(limit, p.query.length);
-    this.spend(1);
-    if (typeof p.query !== "string") throw new AtriumError("invalid_args", "atrium.search(query): query must be a string");
-    const o = (typeof p.options === "object" && p.options !== null ? p.options : {}) as Record<string, unknown>;
-    return findTools(this.deps.catalog, {
-      query: p.query,
-      connector: typeof o.connector === "string" ? o.connector : undefined,
-      safety: o.safety === "read_only" || o.safety === "approval" ? o.safety : "any",
-      limit: typeof o.limit === "number" ? o.limit : undefined,
-      offset: typeof o.offset === "number" ? o.offset : undefined,
-    });
-  }
-
-  private describe(addresses: unknown) {
-    this.spend(1);
-    const one = typeof addresses === "string";
-    const list = one ? [addresses] : addresses;
-    if (!Array.isArray(list) || list.length === 0 || list.length > MAX_DESCRIBE) throw new AtriumError("invalid_args", `atrium.describe takes an address or an array of 1 to ${MAX_DESCRIBE} addresses`);
-    const out = list.map((address) => {
-      try {
-        return describeTool(this.deps.catalog, address);
-      } catch (e) {
-        return { ok: false, address: typeof address === "string" ? address : null, error: this.errorBody(e) };
-      }
-    });
-    return one ? out[0] : out;
-  }
+  private readonly handlers: { readonly [K in HostOp]: Handler<K> } = {
+    search: {
+      admit: this.spendCalls,
+      run: (p) => {
+        if (typeof p.query !== "string") throw new AtriumError("invalid_args", "atrium.search(query): query must be a string");
+        const o = (typeof p.options === "object" && p.options !== null ? p.options : {}) as Record<string, unknown>;
+        return findTools(this.deps.catalog, {
+          query: p.query,
+          connector: typeof o.connector === "string" ? o.connector : undefined,
+          safety: o.safety === "read_only" || o.safety === "approval" ? o.safety : "any",
+          limit: typeof o.limit === "number" ? o.limit : undefined,
+          offset: typeof o.offset === "number" ? o.offset : undefined,
+        });
+      },
+    },
+    describe: {
+      admit: this.spendCalls,
+      run: ({ addresses }) => {
+        const one = typeof addresses === "string";
+        const list = one ? [addresses] : addresses;
+        if (!Array.isArray(list) || list.length === 0 || list.length > MAX_DESCRIBE) throw new AtriumError("invalid_args", `atrium.describe takes an address or an array of 1 to ${MAX_DESCRIBE} addresses`);
+        const out = list.map((address: unknown) => {
+          try {
+            return describeTool(this.deps.catalog, address);
+          } catch (e) {
+            return { ok: false as const, address: typeof address === "string" ? address : null, error: this.errorBody(e) };
+          }
+        });
+        return one ? out[0]! : out;
+      },
+    },
+    call: {
+      admit: this.spendCalls,
+      run: (p, _call, run) => this.callOne(p.address, p.args, run),
+    },
+    batch: {
+      // All or nothing: a batch that is not an array, is over batch_calls, or costs more host calls
+      // than the run has left is refused whole, before it is parsed, and none of its items runs.
+      admit: (call) => {
+        if (call.calls < 0) throw new AtriumError("invalid_args", "atrium.batch takes an array of { address, args }; it is refused as a whole and none of it runs");
+        spend(this.deps.core, "batch_calls", this.limits.batchCalls, call.calls, 0, HINTS.batch_calls);
+        this.spendCalls(call);
+      },
+      run: async ({ items }, call, run) => {
+        // The prelude built the JSON item by item from the count it sent, so the two agree.
+        if (!Array.isArray(items) || items.length !== call.calls) throw new AtriumError("unavailable", "the batch did not arrive as it was counted; try again");
+        const outcomes = await Promise.all(items.map(async (item: unknown) => {
+          try {
+            if (typeof item !== "object" || item === null) throw new AtriumError("invalid_args", "each batch item is { address, args }");
+            const { address, args } = item as Record<string, unknown>;
+            return `{"ok":true,"data":${(await this.callOne(address, args, run)).json}}`;
+          } catch (e) {
+            return JSON.stringify({ ok: false, error: this.errorBody(e) });
+          }
+        }));
+        return new Measured(`[${outcomes.join(",")}]`);
+      },
+    },
+    ui: {
+      // One view per run; a payload that cannot fit the emitted bytes left is refused before it is parsed.
+      admit: (call) => {
+        this.budget.affords("emit_bytes", call.chars, VIEW_SHARES);
+        if (this.output.view) throw new AtriumError("invalid_args", "atrium.ui: one view per run; the first view stands");
+      },
+      run: (args) => {
+        const payload = judgeView(this.deps.core, args, (address) => this.deps.catalog.classOf(address));
+        const bytes = Buffer.byteLength(JSON.stringify(payload));
+        this.budget.spend([["emit_bytes", bytes]], VIEW_SHARES);
+        this.output.view = { ...payload, bytes };
+        return null;
+      },
+    },
+    emit: {
+      admit: (call) => this.budget.affords("emit_bytes", call.chars),
+      run: (value, call) => {
+        const check = checkBlock(value);
+        if (!check.ok) throw new AtriumError("invalid_args", check.message);
+        const bytes = Buffer.byteLength(call.json);
+        this.budget.spend([["emit_blocks", 1], ["emit_bytes", bytes]]);
+        this.output.emitted.push({ block: check.block, bytes });
+        return null;
+      },
+    },
+  };
 
   /** A downstream value as the JSON it was measured in: serialized once on its way to the program. */
-  private async callOne(address: unknown, args: unknown, run: RunScope): Promise<Measured> {
+  private async callOne(address: unknown, args: unknown, run: RunScope): Promise<Measured<unknown>> {
     const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, callPayloadBytes: this.limits.callPayloadBytes }, { address, args, allowApproval: false, signal: run.signal, timeLeftMs: run.msLeft });
     const u = unwrapToolResult(result);
     if (!u.ok) throw new AtriumError("connector_call_failed", `${entry.address} reported an error: ${u.error.message}`, { details: { address: entry.address } });
     let json: string;
     try { json = JSON.stringify(u.data) ?? "null"; } catch { throw new AtriumError("connector_call_failed", `${entry.address} returned a value that cannot be passed to the program (nested too deeply)`, { details: { address: entry.address } }); }
     const bytes = Buffer.byteLength(json);
-    if (this.deps.core.budgetCheck(Budget.call_payload_bytes, 0, bytes, this.limits.callPayloadBytes) !== BudgetCheck.ok) {
-      throw overBudget("call_payload_bytes", this.limits.callPayloadBytes, 0, bytes, `the result of ${entry.address} is ${bytes} bytes; ask the tool for less (filters, paging, fields)`);
-    }
+    spend(this.deps.core, "call_payload_bytes", this.limits.callPayloadBytes, bytes, 0, `the result of ${entry.address} is ${bytes} bytes; ask the tool for less (filters, paging, fields)`);
     return new Measured(json);
   }
-
-  private async batch(items: unknown, run: RunScope): Promise<Measured | never[]> {
-    if (!Array.isArray(items)) throw batchNotArray();
-    if (items.length === 0) return [];
-    if (this.deps.core.budgetCheck(Budget.batch_calls, 0, items.length, this.limits.batchCalls) !== BudgetCheck.ok) throw batchCallsOver(this.limits.batchCalls, items.length);
-    this.spend(items.length); // all or nothing: no item runs when the run cannot afford them all
-    const outcomes = await Promise.all(items.map(async (item) => {
-      try {
-        if (typeof item !== "object" || item === null) throw new AtriumError("invalid_args", "each batch item is { address, args }");
-        const { address, args } = item as Record<string, unknown>;
-        return `{"ok":true,"data":${(await this.callOne(address, args, run)).json}}`;
-      } catch (e) {
-        return JSON.stringify({ ok: false, error: this.errorBody(e) });
-      }
-    }));
-    return new Measured(`[${outcomes.join(",")}]`);
-  }
-}
-
-/** A reply already serialized (and measured against its budget): sent as is. */
-class Measured {
-  constructor(readonly json: string) {}
 }

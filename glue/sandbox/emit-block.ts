@@ -1,15 +1,13 @@
-// Strict validation of one `atrium.emit(block)`: exactly one text, image or audio content
-// block, nothing else. Budgets are checked by the caller through the core.
+// Strict validation of one `atrium.emit(block)`, as the main thread parsed it: exactly one text,
+// image or audio content block, nothing else. Budgets are spent by the caller (bridge.ts).
 import { EMIT_TYPE_ECHO_CHARS, UNEXPECTED_KEYS_SHOWN } from "../decisions/generated/spec.js";
 
-export type BlockCheck = { ok: true; block: Record<string, unknown>; bytes: number } | { ok: false; message: string };
+export type BlockCheck = { ok: true; block: Record<string, unknown> } | { ok: false; message: string };
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const KEYS: Record<string, string[]> = { text: ["type", "text"], image: ["type", "data", "mimeType"], audio: ["type", "data", "mimeType"] };
 
-export function checkBlock(json: string): BlockCheck {
-  let b: unknown;
-  try { b = JSON.parse(json); } catch { return { ok: false, message: "emit takes one content block object; this value is not serializable" }; }
+export function checkBlock(b: unknown): BlockCheck {
   if (typeof b !== "object" || b === null || Array.isArray(b)) return { ok: false, message: "emit takes exactly one content block object, e.g. { type: \"text\", text: \"…\" }" };
   const block = b as Record<string, unknown>;
   const keys = KEYS[block.type as string];
@@ -22,5 +20,5 @@ export function checkBlock(json: string): BlockCheck {
     if (typeof block.data !== "string" || block.data.length === 0 || !BASE64.test(block.data)) return { ok: false, message: `emit: an ${block.type} block needs data: a base64 string` };
     if (typeof block.mimeType !== "string" || !block.mimeType.startsWith(`${block.type}/`)) return { ok: false, message: `emit: an ${block.type} block needs mimeType "${block.type}/…"` };
   }
-  return { ok: true, block, bytes: Buffer.byteLength(json) };
+  return { ok: true, block };
 }

@@ -2,7 +2,9 @@
 // the bound on nesting is checked on the text before anything parses or serializes the value
 // recursively (V8's JSON.stringify overflows its stack a few thousand levels down).
 
-const QUOTE = 34, BACKSLASH = 92, OPEN_BRACE = 123, OPEN_BRACKET = 91, CLOSE_BRACE = 125, CLOSE_BRACKET = 93;
+import { ASCII } from "../support/encoding.js";
+
+const { quote: QUOTE, backslash: BACKSLASH, openBrace: OPEN_BRACE, openBracket: OPEN_BRACKET, closeBrace: CLOSE_BRACE, closeBracket: CLOSE_BRACKET } = ASCII;
 
 /** The deepest nesting of a valid JSON text; the scan stops once it passes `stopAbove`. */
 export function jsonDepth(json: string, stopAbove = Infinity): number {

@@ -4,11 +4,13 @@
 // Each run has one lifetime (RunScope): whatever ends the run — its result, its wall clock, the
 // request's cancellation, a worker crash — aborts the run's signal, and with it every host call
 // the run still has in flight.
+import { SANDBOX_WORKER_OLD_GENERATION_MB, SANDBOX_WORKER_STACK_MB } from "../decisions/generated/spec.js";
 import { setMaxListeners } from "node:events";
-import { Worker } from "node:worker_threads";
+import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import { readFileSync } from "node:fs";
 import { AtriumError } from "../support/errors.js";
-import type { CatalogClasses, FromWorker, HostCall, RunJob, RunOutcome } from "./protocol.js";
+import type { FromWorker, RunJob, RunOutcome, WorkerData } from "./protocol.js";
+import type { Answer, HostCall, HostResult, Reply } from "./host-ops.js";
 
 export interface PoolOptions { size: number; queue: number; heapBytes: number; workerPath: string; wasmPath: string }
 export type Stopped = { stopped: "timeout" | "cancelled" | "crashed"; waitedMs: number };
@@ -19,17 +21,18 @@ export interface RunScope {
   /** Milliseconds left on the run's wall clock (0 once it has run out). */
   msLeft(): number;
 }
+/** The main thread's side of a run's host calls (bridge.ts): the reply at once, or its promise. */
+export interface HostSide {
+  answer(call: HostCall, run: RunScope): Reply | Promise<Reply>;
+}
 export interface RunHooks {
-  onHostCall(call: HostCall, run: RunScope): Promise<{ ok: boolean; json: string }>;
+  host: HostSide;
   wallMs: number;
   signal?: AbortSignal;
-  /** The live catalog's version and classes: a host result carries them when they changed, so
-   * atrium.ui judges a manifest on the catalog as it is now (a connector that became ready, a
-   * listing that changed), not as it was when the run started. */
-  catalog?: () => { version: number; classes: CatalogClasses };
 }
 
-interface Slot { worker: Worker; ready: Promise<void>; isReady: boolean; busy: boolean; catalogVersion: number }
+/** A worker, and the channel it waits on for a host call's answer (a port, and a flag raised once the answer is on it). */
+interface Slot { worker: Worker; answers: MessagePort; answered: Int32Array; ready: Promise<void>; isReady: boolean; busy: boolean }
 
 export class SandboxPool {
   private slots: Slot[] = [];
@@ -89,17 +92,24 @@ export class SandboxPool {
         else this.release(slot);
         resolve(result);
       };
+      /** The answer the worker waits for, the moment the main thread has it. */
+      const answerNow = (a: Answer) => {
+        slot.answers.postMessage(a);
+        Atomics.store(slot.answered, 0, 1);
+        Atomics.notify(slot.answered, 0);
+      };
       const onMessage = (m: FromWorker) => {
         if (m.type === "host" && m.runId === runId) {
-          hooks.onHostCall(m, scope).then((r) => {
+          let reply: Reply | Promise<Reply>;
+          try { reply = hooks.host.answer(m, scope); } catch { reply = { ok: false, json: JSON.stringify(new AtriumError("unavailable", "the host could not take this call; try again").toJSON()) }; }
+          if (!(reply instanceof Promise)) return answerNow(reply);
+          answerNow({ pending: true });
+          void reply.then((r) => {
             if (over) return;
             // A result that comes back once the wall clock has run out is not the program's to see:
             // the run is over (a call's deadline is the run's time left, so the two meet here).
             if (scope.msLeft() === 0) return end({ stopped: "timeout", waitedMs }, true);
-            const now = hooks.catalog?.();
-            const fresh = now && now.version !== slot.catalogVersion ? { catalog: now.classes } : {};
-            if (now) slot.catalogVersion = now.version;
-            slot.worker.postMessage({ type: "hostResult", runId, callId: m.callId, ...r, ...fresh });
+            slot.worker.postMessage({ type: "hostResult", runId, callId: m.callId, reply: r } satisfies HostResult);
           });
         } else if (m.type === "done" && m.runId === runId) end({ ...m.outcome, waitedMs }, m.outcome.recycle);
       };
@@ -110,10 +120,7 @@ export class SandboxPool {
       slot.worker.on("exit", onExit);
       if (hooks.signal?.aborted) return onAbort();
       hooks.signal?.addEventListener("abort", onAbort);
-      // The catalog travels only when this worker's copy is stale.
-      const { catalog, ...rest } = job;
-      slot.worker.postMessage({ type: "run", runId, ...rest, ...(slot.catalogVersion !== job.catalogVersion && { catalog }) });
-      slot.catalogVersion = job.catalogVersion;
+      slot.worker.postMessage({ type: "run", runId, ...job } satisfies RunJob);
     });
   }
 
@@ -123,15 +130,19 @@ export class SandboxPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.opts.workerPath, { workerData: { heapBytes: this.opts.heapBytes, wasmModule: this.wasmModule }, resourceLimits: { stackSizeMb: 16, maxOldGenerationSizeMb: 256 } });
+    const { port1: answers, port2 } = new MessageChannel();
+    const wake = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+    const workerData: WorkerData = { heapBytes: this.opts.heapBytes, wasmModule: this.wasmModule, wake, answers: port2 };
+    const worker = new Worker(this.opts.workerPath, { workerData, transferList: [port2], resourceLimits: { stackSizeMb: SANDBOX_WORKER_STACK_MB, maxOldGenerationSizeMb: SANDBOX_WORKER_OLD_GENERATION_MB } });
     worker.unref();
+    answers.unref();
     const ready = new Promise<void>((resolve, reject) => {
       const onReady = (m: FromWorker) => { if (m.type === "ready") { worker.off("message", onReady); slot.isReady = true; resolve(); } };
       worker.on("message", onReady);
       worker.once("error", reject);
     });
     ready.catch(() => {});
-    const slot: Slot = { worker, ready, isReady: false, busy: false, catalogVersion: 0 };
+    const slot: Slot = { worker, answers, answered: new Int32Array(wake), ready, isReady: false, busy: false };
     worker.on("error", () => { if (!slot.busy && !this.closed) this.replace(slot); });
     return slot;
   }
@@ -155,6 +166,7 @@ export class SandboxPool {
 
   private replace(slot: Slot): void {
     void slot.worker.terminate();
+    slot.answers.close();
     if (this.closed) return;
     const fresh = this.spawn();
     this.slots[this.slots.indexOf(slot)] = fresh;

@@ -13,8 +13,8 @@ export const PRELUDE = String.raw`
 (() => {
   "use strict";
   const g = globalThis;
-  const hostCall = g.__host, hostEmit = g.__emit, hostUi = g.__ui, hostLog = g.__log, cfg = g.__cfg;
-  delete g.__host; delete g.__emit; delete g.__ui; delete g.__log; delete g.__cfg;
+  const hostCall = g.__host, hostLog = g.__log, cfg = g.__cfg;
+  delete g.__host; delete g.__log; delete g.__cfg;
   const parse = JSON.parse, stringify = JSON.stringify, freeze = Object.freeze, defineProperty = Object.defineProperty;
   const ErrorCtor = Error, StringCtor = String, apply = Reflect.apply, then = Promise.prototype.then;
   const strSlice = String.prototype.slice, strIndexOf = String.prototype.indexOf;
@@ -42,25 +42,38 @@ export const PRELUDE = String.raw`
   const isArray = Array.isArray, none = async () => [];
   // A run past its host calls is refused the same way many times over: one Error serves a repeat,
   // and once no host call is left (room 0) every further single call gets that refusal here, so a
-  // flood of refused calls costs a promise each, not a trip through the worker and an Error each.
+  // flood of refused calls costs a promise each, not a trip to the host and an Error each.
   let lastRefusal = "", lastRefused, exhausted;
   const noteExhausted = (raw, e) => { const d = parse(raw).details; if (d && d.budget === "host_calls" && d.room === 0 && d.requested === 1) exhausted = e; return e; };
   const refused = (raw) => { if (raw !== lastRefusal) { lastRefused = noteExhausted(raw, hostError(raw)); lastRefusal = raw; } return lastRefused; };
-  // hostCall answers a promise of the reply, or a string: the typed error of a call refused in the
-  // sandbox. The host's own refusals count toward the short cut too.
-  const call = (op, payload, queryChars) => {
-    if (exhausted !== undefined && op !== "batch") return fail(exhausted);
-    const r = hostCall(op, stringify(payload), queryChars);
+  // hostCall(op, json, measure) answers a promise of the reply, or a string: the typed error of a
+  // call refused before it ran (in the sandbox, or by the host at once). measure is what the
+  // prelude measured of the call (a search's query length, a batch's items; -1 for nothing).
+  const send = (op, json, measure) => {
+    const r = hostCall(op, json, measure);
     return typeof r === "string" ? fail(refused(r)) : apply(then, r, [(s) => parse(s), (s) => { throw noteExhausted(s, hostError(s)); }]);
   };
+  const single = (op, payload, measure) => (exhausted !== undefined ? fail(exhausted) : send(op, stringify(payload), measure === undefined ? -1 : measure));
+  // A batch's JSON is built here item by item, and the items it holds are counted as they are
+  // added: the host is told it spends exactly what the JSON holds, whatever the array's getters
+  // (or a proxy's length) do.
+  const batch = (items) => {
+    if (!isArray(items)) return send("batch", stringify({ __proto__: null, items }), -1);
+    const n = items.length;
+    let json = '{"items":[', count = 0;
+    for (let i = 0; i < n; i++) { const s = stringify(items[i]); json += (count === 0 ? "" : ",") + (s === undefined ? "null" : s); count++; }
+    return count === 0 ? none() : send("batch", json + "]}", count);
+  };
+  // ui and emit answer at once: "" when accepted, else the typed error, thrown here.
+  const atOnce = (op, value) => { let s; try { s = stringify(value); } catch (e) { s = undefined; } const r = hostCall(op, s === undefined ? "" : s, -1); if (r !== "") throw hostError(r); };
 
   const atrium = freeze({
-    search: (query, options) => { const q = query === undefined ? "" : query; return call("search", { __proto__: null, query: q, options: options === undefined ? {} : options }, typeof q === "string" ? q.length : -1); },
-    describe: (addresses) => call("describe", { __proto__: null, addresses }),
-    call: (address, args) => call("call", { __proto__: null, address, args }),
-    batch: (items) => (isArray(items) && items.length === 0 ? none() : call("batch", { __proto__: null, items })),
-    ui: (html, options) => { let s; try { s = stringify({ html, options }); } catch (e) { s = undefined; } const r = hostUi(s === undefined ? "" : s); if (r !== "") throw hostError(r); },
-    emit: (block) => { let s; try { s = stringify(block); } catch (e) { s = undefined; } const r = hostEmit(s === undefined ? "" : s); if (r !== "") throw hostError(r); },
+    search: (query, options) => { const q = query === undefined ? "" : query; return single("search", { __proto__: null, query: q, options: options === undefined ? {} : options }, typeof q === "string" ? q.length : -1); },
+    describe: (addresses) => single("describe", { __proto__: null, addresses }),
+    call: (address, args) => single("call", { __proto__: null, address, args }),
+    batch,
+    ui: (html, options) => atOnce("ui", { __proto__: null, html, options }),
+    emit: (block) => atOnce("emit", block),
   });
   // Globals are non-configurable getters: QuickJS lets Object.defineProperty replace the value of a
   // non-writable, non-configurable data property of the global object, but never an accessor. A
@@ -75,7 +88,7 @@ export const PRELUDE = String.raw`
   // await, JSON.stringify and the engine's own lookups leave it alone.
   const create = Object.create, hasOwn = Object.prototype.hasOwnProperty, ProxyCtor = Proxy;
   const MapCtor = Map, mapGet = Map.prototype.get, mapSet = Map.prototype.set;
-  const viaCall = (address) => (args) => call("call", { __proto__: null, address, args });
+  const viaCall = (address) => (args) => single("call", { __proto__: null, address, args });
   const refuse = (raw) => async () => { throw hostError(raw); };
   function connectorGlobal(c) {
     const known = create(null);

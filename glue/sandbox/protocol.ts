@@ -1,20 +1,18 @@
-// Messages between the main thread and a sandbox worker. Payloads cross as JSON strings so
-// nothing but data ever reaches the guest.
+// Messages between the main thread and a sandbox worker: a run and its outcome here, host calls in
+// host-ops.ts. Payloads cross as JSON strings so nothing but data ever reaches the guest.
+import type { MessagePort } from "node:worker_threads";
 import type { ErrorBody } from "../support/errors.js";
+import type { HostCall, HostResult } from "./host-ops.js";
 
 export interface RunLimits {
   cpuMs: number;
   heapBytes: number;
   stackBytes: number;
   logChars: number;
+  /** The worker sends no ui or emit payload larger than this (emit_bytes is counted on the main thread). */
   emitBytes: number;
-  emitBlocks: number;
-  // Limits the worker enforces before anything crosses to the main thread. Each is the run's
-  // effective value when given; when absent the worker uses the budget's default (limits an
-  // operator cannot set) or the top of its operator range (limits an operator can set, so the
-  // worker is never stricter than the bridge, which enforces the exact value again).
-  hostCalls?: number;
-  batchCalls?: number;
+  // Bounds the worker checks on one request or one text before it leaves the sandbox; each is
+  // the run's value when given, else the budget's default.
   callPayloadBytes?: number;
   returnChars?: number;
   errorTextChars?: number;
@@ -25,14 +23,12 @@ export interface RunLimits {
 export interface AliasTool { ident: string; address: string | null; candidates: string[] }
 export interface AliasConnector { ident: string; connectorId: string; tools: AliasTool[]; ambiguousWith: string[] }
 
-/** Address → class, as of the run's start; sent only when the worker's copy is stale. */
-export type CatalogClasses = Record<string, "read_only" | "approval">;
-export interface RunJob { type: "run"; runId: number; code: string; limits: RunLimits; aliases: AliasConnector[]; catalogVersion: number; catalog?: CatalogClasses }
-export interface HostResult { type: "hostResult"; runId: number; callId: number; ok: boolean; json: string; catalog?: CatalogClasses }
+export interface RunJob { type: "run"; runId: number; code: string; limits: RunLimits; aliases: AliasConnector[] }
 export type ToWorker = RunJob | HostResult;
 
-export interface HostCall { type: "host"; runId: number; callId: number; op: "search" | "describe" | "call" | "batch"; json: string }
-export interface EmittedBlock { block: Record<string, unknown>; bytes: number }
+/** What a worker is started with: its heap, the compiled QuickJS module, and the channel a host
+ * call's answer comes back on while the worker waits for it (a flag it waits on, a port it reads). */
+export interface WorkerData { heapBytes: number; wasmModule: WebAssembly.Module; wake: SharedArrayBuffer; answers: MessagePort }
 
 export interface GuestError {
   /** True only for errors the host raised (an unforgeable mark set by the prelude). */
@@ -55,10 +51,6 @@ export interface RunOutcome {
   stopped?: "cpu" | "memory" | "deadlock" | "syntax" | "internal";
   logs: string;
   logsDropped: number;
-  emitted: EmittedBlock[];
-  emittedBytes: number;
-  /** The accepted view, if the program called atrium.ui and it passed every check. */
-  view?: { html: string; reads?: Record<string, unknown>; bytes: number };
   cpuMs: number;
   /** The worker should be replaced (its module may be unhealthy). */
   recycle: boolean;

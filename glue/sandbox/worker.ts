@@ -1,47 +1,67 @@
 // A sandbox worker thread: owns one QuickJS module whose wasm memory is fixed at the heap cap,
 // and runs one program at a time in a fresh runtime and context, with a CPU interrupt, a
-// stack limit, a captured console, and host calls that go back to the main thread. Guest code
+// stack limit, a captured console, and host calls that go to the main thread. Guest code
 // runs only inside guest(…), where the CPU interrupt reaches it; that includes reading a thrown
 // value (a getter or toJSON may spin), which goes through the prelude's describe.
-import { parentPort, workerData } from "node:worker_threads";
+//
+// A host call (the prelude's __host) is bounded here by its row of the host-op table before it is
+// read out of the guest, then sent, and the worker waits for the main thread's answer: a refusal
+// or an answer at once comes back to the program at the call itself (so atrium.ui and atrium.emit
+// throw where they are called, and a run past host_calls learns it at the first refused call);
+// a call or batch under way answers later, as a HostResult. The wait is inside guest code, so it
+// counts toward program_cpu_ms like the rest of the call (spec/README.md: wall time in guest code).
+import { WASM_PAGE_BYTES } from "../support/wire.js";
+import { SANDBOX_ALLOCATOR_RESERVE_BYTES } from "../decisions/generated/spec.js";
+import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, type QuickJSDeferredPromise, type QuickJSHandle } from "quickjs-emscripten";
 import { core } from "../decisions/core.js";
-import { Budget } from "../decisions/generated/spec.js";
+import { Budget, BudgetCheck } from "../decisions/generated/spec.js";
+import { AtriumError } from "../support/errors.js";
 import { PRELUDE } from "./prelude.js";
 import { workerLimits } from "./run-limits.js";
-import { installNatives, type RunRecord } from "./natives.js";
-import { HostGate } from "./host-gate.js";
 import { guestConfig } from "./guest-config.js";
-import type { CatalogClasses, FromWorker, GuestError, RunJob, RunOutcome, ToWorker } from "./protocol.js";
+import { HOST_OPS, WITHHELD, isHostOp, type Answer, type HostCall } from "./host-ops.js";
+import type { FromWorker, GuestError, RunJob, RunOutcome, ToWorker, WorkerData } from "./protocol.js";
 
 const port = parentPort!;
-const PAGE = 65536;
-const ALLOCATOR_RESERVE_BYTES = 4 * 1024 * 1024;
-const heapBytes: number = workerData.heapBytes;
+const PAGE = WASM_PAGE_BYTES;
+const ALLOCATOR_RESERVE_BYTES = SANDBOX_ALLOCATOR_RESERVE_BYTES;
+const { heapBytes, wasmModule, wake, answers } = workerData as WorkerData;
 // The QuickJS wasm is compiled once by the pool and shared; each worker gets its own memory.
 const mod = await newQuickJSWASMModuleFromVariant(
-  newVariant(RELEASE_SYNC, { wasmModule: workerData.wasmModule, wasmMemory: new WebAssembly.Memory({ initial: Math.floor(heapBytes / PAGE), maximum: Math.floor(heapBytes / PAGE) }) }),
+  newVariant(RELEASE_SYNC, { wasmModule, wasmMemory: new WebAssembly.Memory({ initial: Math.floor(heapBytes / PAGE), maximum: Math.floor(heapBytes / PAGE) }) }),
 );
 const post = (m: FromWorker) => port.postMessage(m);
-/** The catalog's classes, cached across runs (the pool resends them when they change). */
-let catalog: CatalogClasses | undefined;
 let onHostResult: ((callId: number, ok: boolean, json: string) => void) | undefined;
 
 port.on("message", (m: ToWorker) => {
   if (m.type === "run") void run(m).then((outcome) => post({ type: "done", runId: m.runId, outcome }));
-  else {
-    if (m.catalog) catalog = m.catalog; // the catalog changed while the run waited on the host
-    onHostResult?.(m.callId, m.ok, m.json);
-  }
+  else onHostResult?.(m.callId, m.reply.ok, m.reply.json);
 });
+
+/** The flag the main thread raises once it has put its answer on `answers`. */
+const answered = new Int32Array(wake);
+/** Sends a host call and waits for the main thread's answer to it. */
+function cross(call: HostCall): Answer {
+  Atomics.store(answered, 0, 0);
+  post(call);
+  Atomics.wait(answered, 0, 0);
+  const got = receiveMessageOnPort(answers);
+  if (got === undefined) throw new Error("the main thread raised its answer flag with no answer");
+  return got.message as Answer;
+}
+
 // Warm-up: one throwaway run pays for the first runtime, context, prelude and core load here,
 // so the first real program is as fast as the tenth.
 {
   const c = core();
   const d = (b: number) => c.limitDefault(b);
-  await run({ type: "run", runId: 0, code: "async () => 1", aliases: [], catalogVersion: 0, limits: { cpuMs: d(Budget.program_cpu_ms), heapBytes, stackBytes: d(Budget.sandbox_stack_bytes), logChars: d(Budget.log_chars), emitBytes: d(Budget.emit_bytes), emitBlocks: d(Budget.emit_blocks) } });
+  await run({ type: "run", runId: 0, code: "async () => 1", aliases: [], limits: { cpuMs: d(Budget.program_cpu_ms), heapBytes, stackBytes: d(Budget.sandbox_stack_bytes), logChars: d(Budget.log_chars), emitBytes: d(Budget.emit_bytes) } });
 }
 post({ type: "ready" });
+
+/** A failure's typed JSON: an AtriumError as it is; anything else (a fault of the sandbox's own) never with the engine's own message. */
+const errorJson = (e: unknown) => JSON.stringify((e instanceof AtriumError ? e : new AtriumError("unavailable", "the sandbox could not complete a host call; try again")).toJSON());
 
 const plain = (message: string, name = "Error"): GuestError => ({ host: false, name, message });
 /** QuickJS's own out-of-memory error (a program can throw one too, but then it is out of memory in effect). */
@@ -51,8 +71,7 @@ async function run(job: RunJob): Promise<RunOutcome> {
   const c = core();
   const limits = workerLimits(c, job.limits);
   let cpuMs = 0, segStart = 0, inGuest = false, cpuExceeded = false, recycle = false;
-  const record: RunRecord = { logs: "", logsDropped: 0, emitted: [], emittedBytes: 0 };
-  if (job.catalog) catalog = job.catalog;
+  const record = { logs: "", logsDropped: 0 };
   const rt = mod.newRuntime();
   // QuickJS's own limit sits a little under the fixed wasm memory, so its allocator reports a
   // clean, catchable out-of-memory quickly instead of grinding against the wasm ceiling.
@@ -80,25 +99,56 @@ async function run(job: RunJob): Promise<RunOutcome> {
       ctx.dispose();
       rt.dispose();
     } catch { recycle = true; }
-    const { logs, logsDropped, emitted, emittedBytes, view } = record;
-    return { logs, logsDropped, emitted, emittedBytes, cpuMs, recycle, ...(view && { view: { ...view.payload, bytes: view.bytes } }), ...partial };
+    return { logs: record.logs, logsDropped: record.logsDropped, cpuMs, recycle, ...partial };
   };
   const cpuStop = () => finish({ ok: false, stopped: "cpu", error: plain(`the program used more than ${limits.cpuMs} ms of CPU and was stopped (program_cpu_ms)`) });
 
   // Until the program is evaluated, a failure is the sandbox's own (never the program's memory).
   let preparing = true;
   try {
-    installNatives({
-      ctx, core: c, limits, record,
-      classOf: (a) => (catalog && Object.hasOwn(catalog, a) ? catalog[a] : "unknown"),
-      gate: new HostGate(c, limits),
-      send: (op, json) => {
-        const d = ctx.newPromise();
+    const define = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle | undefined) => ctx.newFunction(name, fn).consume((f) => ctx.setProp(ctx.global, name, f));
+    /** A guest string's length, read without copying the string out of the guest. */
+    const lengthOf = (h: QuickJSHandle) => (ctx.typeof(h) === "string" ? ctx.getProp(h, "length").consume((n) => ctx.getNumber(n)) : 0);
+
+    // (op, json, measure) → a promise of the reply, or a string: the typed error of a call refused
+    // before it ran; for an op answered at once, "" when it was accepted.
+    define("__host", (opH, jsonH, measureH) => {
+      try {
+        const op = ctx.getString(opH);
+        if (!isHostOp(op)) throw new AtriumError("invalid_args", "no such host operation");
+        const rule = HOST_OPS[op];
+        const chars = lengthOf(jsonH);
+        const measure = ctx.typeof(measureH) === "number" ? ctx.getNumber(measureH) : -1;
+        const withheld = rule.before(c, { chars, measure }, limits) === WITHHELD;
+        const json = withheld ? "" : ctx.getString(jsonH);
+        if (!withheld) rule.after?.(c, json, limits);
         const callId = ++callSeq;
-        pending.set(callId, d);
-        post({ type: "host", runId: job.runId, callId, op, json });
+        const answer = cross({ type: "host", runId: job.runId, callId, op, json, chars, calls: rule.calls(measure) });
+        if ("pending" in answer) {
+          const d = ctx.newPromise();
+          pending.set(callId, d);
+          return d.handle;
+        }
+        if (!answer.ok) return ctx.newString(answer.json);
+        if (rule.answer === "at once") return ctx.newString("");
+        const d = ctx.newPromise();
+        ctx.newString(answer.json).consume((h) => d.resolve(h));
         return d.handle;
-      },
+      } catch (e) {
+        return ctx.newString(errorJson(e));
+      }
+    });
+
+    // The prelude cuts each line at log_chars + 1 characters before it gets here.
+    define("__log", (levelH, textH) => {
+      const level = ctx.getString(levelH);
+      const line = `${level === "log" || level === "info" ? "" : `[${level}] `}${ctx.getString(textH)}\n`;
+      if (record.logsDropped > 0 || c.budgetCheck(Budget.log_chars, record.logs.length, line.length, limits.logChars) !== BudgetCheck.ok) {
+        const room = limits.logChars - record.logs.length;
+        if (record.logsDropped === 0 && room > 0) record.logs += line.slice(0, room);
+        record.logsDropped++;
+      } else record.logs += line;
+      return undefined;
     });
     ctx.newString(JSON.stringify(guestConfig(job.aliases, limits))).consume((s) => ctx.setProp(ctx.global, "__cfg", s));
     // The prelude's value is [run, describe]. Evaluating the program yields only the thunk run

@@ -1,5 +1,5 @@
 // execute_code: runs one short JavaScript program in a QuickJS sandbox. Every host call it
-// makes goes through the run's bridge (budgets from the core, invoke.ts for calls); the
+// makes is answered by the run's bridge (its budgets counted there, invoke.ts for calls); the
 // result envelope is the core's decision.
 import { z } from "zod";
 import { defineTool, type ToolContext } from "./meta-tool.js";
@@ -40,23 +40,24 @@ export const executeCode = (config: AtriumConfig) =>
     async run(args, ctx) {
       const started = performance.now();
       const s = ctx.config.sandbox;
-      const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes }, ctx.progress);
+      const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks }, ctx.progress);
       const aliases = aliasesFor(ctx);
       const outcome = await ctx.pool.run(
-        { code: args.code, aliases, catalogVersion: ctx.catalog.version, catalog: ctx.catalog.classes(), limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks, hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes, returnChars: s.returnChars } },
-        { onHostCall: (call, run) => bridge.handle(call, run), wallMs: s.programWallMs, signal: ctx.signal, catalog: () => ({ version: ctx.catalog.version, classes: ctx.catalog.classes() }) },
+        { code: args.code, aliases, limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, callPayloadBytes: s.callPayloadBytes, returnChars: s.returnChars } },
+        { host: bridge, wallMs: s.programWallMs, signal: ctx.signal },
       );
       const diagnostics = args.diagnostics
         ? {
             totalMs: round(performance.now() - started),
             queueMs: round(outcome.waitedMs),
-            ...("cpuMs" in outcome && { cpuMs: round(outcome.cpuMs), emittedBytes: outcome.emittedBytes, logChars: outcome.logs.length }),
+            ...("cpuMs" in outcome && { cpuMs: round(outcome.cpuMs), emittedBytes: bridge.emittedBytes, logChars: outcome.logs.length }),
             hostCalls: bridge.hostCalls,
             operations: Object.fromEntries(Object.entries(bridge.stats).map(([op, st]) => [op, { ...st, ms: round(st.ms) }])),
           }
         : undefined;
       return programResult(ctx.core, {
         outcome,
+        output: bridge.output,
         delivery: ctx.host.current?.delivery ?? Delivery.none,
         returnChars: s.returnChars,
         limits: { wallMs: s.programWallMs, cpuMs: s.programCpuMs, heapBytes: s.heapBytes },
