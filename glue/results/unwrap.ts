@@ -60,6 +60,14 @@ export function unwrapToolResult(result: ToolResultLike): Unwrapped {
  * throws for it, with the downstream's own text inside; undefined for any other result. */
 export function reportedError(address: string, result: ToolResultLike): AtriumError | undefined {
   const u = unwrapToolResult(result);
-  if (u.ok) return undefined;
-  return new AtriumError("connector_call_failed", `${address} reported an error: ${u.error.message}`, { details: { address } });
+  return u.ok ? undefined : failed(address, u.error.message);
 }
+
+/** The value a program receives from a downstream result, or the typed error it reported. */
+export function downstreamValue(address: string, result: ToolResultLike): unknown {
+  const u = unwrapToolResult(result);
+  if (!u.ok) throw failed(address, u.error.message);
+  return u.data;
+}
+
+const failed = (address: string, message: string) => new AtriumError("connector_call_failed", `${address} reported an error: ${message}`, { details: { address } });

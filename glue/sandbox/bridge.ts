@@ -12,7 +12,7 @@ import type { BudgetName } from "../decisions/generated/spec.js";
 import { Budget } from "../decisions/generated/spec.js";
 import { describeTool, findTools } from "../calls/discovery.js";
 import { invoke } from "../calls/invoke.js";
-import { unwrapToolResult } from "../results/unwrap.js";
+import { downstreamValue } from "../results/unwrap.js";
 import { AtriumError, asAtriumError } from "../support/errors.js";
 import { cutText } from "../support/text/clip.js";
 import { HOST_OPS, MAX_DESCRIBE, spend, type HostCall, type HostOp, type HostOps, type Reply } from "./host-ops.js";
@@ -229,10 +229,9 @@ export class RunBridge implements HostSide {
   /** A downstream value as the JSON it was measured in: serialized once on its way to the program. */
   private async callOne(address: unknown, args: unknown, run: RunScope): Promise<Measured<unknown>> {
     const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, callPayloadBytes: this.limits.callPayloadBytes }, { address, args, allowApproval: false, signal: run.signal, timeLeftMs: run.msLeft });
-    const u = unwrapToolResult(result);
-    if (!u.ok) throw new AtriumError("connector_call_failed", `${entry.address} reported an error: ${u.error.message}`, { details: { address: entry.address } });
+    const value = downstreamValue(entry.address, result);
     let json: string;
-    try { json = JSON.stringify(u.data) ?? "null"; } catch { throw new AtriumError("connector_call_failed", `${entry.address} returned a value that cannot be passed to the program (nested too deeply)`, { details: { address: entry.address } }); }
+    try { json = JSON.stringify(value) ?? "null"; } catch { throw new AtriumError("connector_call_failed", `${entry.address} returned a value that cannot be passed to the program (nested too deeply)`, { details: { address: entry.address } }); }
     const bytes = Buffer.byteLength(json);
     spend(this.deps.core, "call_payload_bytes", this.limits.callPayloadBytes, bytes, 0, `the result of ${entry.address} is ${bytes} bytes; ask the tool for less (filters, paging, fields)`);
     return new Measured(json);
