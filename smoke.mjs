@@ -7,12 +7,14 @@ import { mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { CallToolResultSchema } from "@modelcontextprotocol/core";
+import { ensureTestServers, testServerBin } from "./test/servers/install.mjs";
 
 const repo = dirname(fileURLToPath(import.meta.url));
-const bin = (n) => join(repo, "node_modules/.bin", n);
+ensureTestServers();
+const bin = testServerBin;
 const dir = mkdtempSync(join(tmpdir(), "atrium-smoke-"));
 writeFileSync(join(dir, "hello.txt"), "hello from the smoke run\n");
 const config = {

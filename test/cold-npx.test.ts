@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { startAtrium, repo, type Atrium } from "./harness/atrium-client.js";
 
 const cache = mkdtempSync(join(tmpdir(), "atrium-cold-npm-cache-"));
-const version = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).devDependencies["@modelcontextprotocol/server-memory"];
+const version = JSON.parse(readFileSync(join(repo, "test/servers/package.json"), "utf8")).dependencies["@modelcontextprotocol/server-memory"];
 let a: Atrium | undefined;
 afterAll(async () => {
   await a?.close();

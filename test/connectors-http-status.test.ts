@@ -4,9 +4,9 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { startAtrium, type Atrium } from "./harness/atrium-client.js";
+import { sendWeb, webRequest } from "./harness/web-http.js";
 
 let http: Server;
 let a: Atrium;
@@ -23,9 +23,9 @@ beforeAll(async () => {
     // Stateless: a fresh server and transport per request.
     const server = new McpServer({ name: "remote-fixture", version: "1" });
     server.registerTool("ping", { description: "Answers pong", annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: "text", text: "pong" }] }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
-    await transport.handleRequest(req, res, parsed);
+    await sendWeb(res, await transport.handleRequest(webRequest(req, body), { parsedBody: parsed }));
   });
   await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;

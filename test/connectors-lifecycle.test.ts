@@ -9,9 +9,9 @@ import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { startAtrium, fixture, nodeServer, atriumBin, type Atrium } from "./harness/atrium-client.js";
+import { sendWeb, webRequest } from "./harness/web-http.js";
 
 const err = (r: any) => r.structuredContent?.error;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -42,9 +42,9 @@ async function remoteOn(port: number): Promise<Server> {
     for await (const c of req) body += c;
     const server = new McpServer({ name: "late-remote", version: "1" });
     server.registerTool("ping", { description: "Answers pong", annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: "text", text: "pong" }] }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
-    await transport.handleRequest(req, res, body ? JSON.parse(body) : undefined);
+    await sendWeb(res, await transport.handleRequest(webRequest(req, body), { parsedBody: body ? JSON.parse(body) : undefined }));
   });
   await new Promise<void>((r) => http.listen(port, "127.0.0.1", r));
   return http;

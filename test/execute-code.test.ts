@@ -1,7 +1,7 @@
 // execute_code over real stdio: the guest API, the one call path (same gate and errors as
 // call_tool), typed errors, emitted blocks, diagnostics, progress and cancellation.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import { startAtrium, fixture, nodeServer, demoServer, npmBin, atriumBin, type Atrium } from "./harness/atrium-client.js";
 import { RawStdioPeer } from "./fixtures/raw-stdio.js";
 
@@ -127,7 +127,7 @@ describe("execute_code", () => {
   });
 
   it("sends notifications/progress as host calls complete when the request carries a progress token", async () => {
-    // A raw peer reads the wire itself: the SDK 1.32 client can drop progress that shares a
+    // A raw peer reads the wire itself: the SDK client (1.32, 2.4) can drop progress that shares a
     // stdout read with the result (see test/fixtures.test.ts), which would make this flaky.
     const peer = new RawStdioPeer(atriumBin);
     try {

@@ -6,7 +6,7 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
-import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import { startAtrium, fixture, nodeServer, type Atrium } from "./harness/atrium-client.js";
 import { ConnectorRegistry } from "../glue/connectors/registry.js";
 import { validateConfig } from "../glue/config/validate.js";

@@ -4,7 +4,7 @@
 // error (never a hang, never a forged code), and the server must then run the next program
 // normally. One atrium with lowered limits keeps the bombs fast; no assertion is about time.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { startAtrium, fixture, nodeServer, demoServer, type Atrium, programValue } from "./harness/atrium-client.js";
 
 const LIMITS = { programWallMs: 3000, programCpuMs: 1000, heapBytes: 33_554_432, returnChars: 24_000, logChars: 4000, hostCalls: 20, batchCalls: 10, emitBlocks: 32, workers: 2 };

@@ -3,7 +3,7 @@
 // marker giving its true length, so the whole result stays within return_chars; and reading
 // a thrown value (getters, toJSON, proxies) happens under the CPU budget, never outside it.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { startAtrium, type Atrium } from "./harness/atrium-client.js";
 import { core } from "../glue/decisions/core.js";
 import { Budget } from "../glue/decisions/generated/spec.js";

@@ -4,7 +4,7 @@
 // ambiguous_tool_alias, and every other program runs. The globals stay non-replaceable and lead
 // nowhere near the host (sandbox-abuse.test.ts attacks them too).
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { startAtrium, nodeServer, demoServer, type Atrium, programValue } from "./harness/atrium-client.js";
 import { SandboxPool } from "../glue/sandbox/pool.js";
 import { quickjsWasmPath, sandboxWorkerPath } from "../glue/support/paths.js";

@@ -5,7 +5,7 @@
 // count only the calls that crossed. The same bounds on call and batch payloads are proven at the
 // pool in sandbox-gate.test.ts, where the host counts what crosses.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { startAtrium, nodeServer, demoServer, type Atrium, programValue } from "./harness/atrium-client.js";
 import { core } from "../glue/decisions/core.js";
 import { Budget } from "../glue/decisions/generated/spec.js";

@@ -2,7 +2,7 @@
 // or is answered executor_overloaded (typed, retryable) right away; none hangs, none gets
 // another's value, and the server serves normally afterwards. No assertion is about time.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { startAtrium, fixture, nodeServer, demoServer, type Atrium } from "./harness/atrium-client.js";
 
 let a: Atrium;

@@ -14,7 +14,7 @@
 // Deterministic: the same sources give the same bytes (the digest is pinned in
 // ../shell-version.json, test/shell-version.test.ts).
 import { fileURLToPath } from "node:url";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode as ErrorCode } from "@modelcontextprotocol/server";
 import { build, type Plugin, type Rollup } from "vite";
 import { core } from "../decisions/core.js";
 import { Budget, SHELL_BOUNDS } from "../decisions/generated/spec.js";

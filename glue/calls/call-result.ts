@@ -2,7 +2,7 @@
 // unwrapped value { ok, data } ("value"); optional field projection; and the byte cap, past
 // which the full text is stashed and paged by get_result. A downstream's error is one shape
 // in every mode: the typed { error: { code, message, retryable } } with its own text inside.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { ToolResult } from "../connectors/downstream-shapes.js";
 import { AtriumError } from "../support/errors.js";
 import { capText } from "../results/cap.js";

@@ -2,15 +2,13 @@
 // connector), retry a failed start with bounded backoff, list its tools to completion, follow
 // tools/list_changed (its tools are not read-only until the new list is in), restart with
 // backoff after a crash, and turn every failure of a call into a typed error.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { AtriumError, clampEcho } from "../support/errors.js";
 import { StderrRing } from "./stderr-ring.js";
 import { createTransport, type ConnectorTransport } from "./transports.js";
 import { LooseResult, readToolResult, readToolsPage, type DownstreamTool, type ToolResult } from "./downstream-shapes.js";
-import { explainStartFailure } from "./start-failure.js";
+import { explainStartFailure, sdk1Message } from "./start-failure.js";
 import { abortable } from "./abortable.js";
 import { CONNECTOR_BACKOFF_FACTOR, CONNECTOR_LIST_PAGES_MAX, STDERR_TAIL_LINES } from "../decisions/generated/spec.js";
 import { MS_PER_SECOND } from "../support/format.js";
@@ -153,7 +151,7 @@ export class Connector {
   private async connect(): Promise<void> {
     const handle = createTransport(this.config, this.stderr, this.limits.depth);
     const client = new Client({ name: "atrium", version: this.version }, { capabilities: {} });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.listChanged(client));
+    client.setNotificationHandler("notifications/tools/list_changed", () => this.listChanged(client));
     client.onclose = () => this.onClosed(client);
     this.handle = handle;
     this.client = client;
@@ -270,27 +268,30 @@ export class Connector {
   private callError(name: string, e: unknown, opts: { timeoutMs: number; signal?: AbortSignal }): AtriumError {
     const details = { connector: this.id, tool: name };
     if (opts.signal?.aborted) return new AtriumError("cancelled", `the call to ${this.id}.${name} was cancelled`, { details });
-    // A remote server's HTTP status (StreamableHTTPError carries it as `code`).
-    if (e instanceof StreamableHTTPError) {
-      if (e.code === HTTP_STATUS.tooManyRequests) return new AtriumError("rate_limited", `${this.id} is rate limiting calls (HTTP 429); wait and retry`, { details });
-      if (e.code === HTTP_STATUS.unauthorized || e.code === HTTP_STATUS.forbidden) return new AtriumError("auth_required", `${this.id} refused the credentials in its headers (HTTP ${e.code}); the operator must update them`, { details });
-      if (e.code !== undefined && e.code >= HTTP_STATUS.serverError) return new AtriumError("unavailable", `${this.id} answered HTTP ${e.code}`, { details });
+    // A remote server's HTTP status (SdkHttpError carries it as `status`).
+    if (e instanceof SdkHttpError) {
+      if (e.status === HTTP_STATUS.tooManyRequests) return new AtriumError("rate_limited", `${this.id} is rate limiting calls (HTTP 429); wait and retry`, { details });
+      if (e.status === HTTP_STATUS.unauthorized || e.status === HTTP_STATUS.forbidden) return new AtriumError("auth_required", `${this.id} refused the credentials in its headers (HTTP ${e.status}); the operator must update them`, { details });
+      if (e.status !== undefined && e.status >= HTTP_STATUS.serverError) return new AtriumError("unavailable", `${this.id} answered HTTP ${e.status}`, { details });
     }
-    if (e instanceof McpError) {
-      if (e.code === McpErrorCode.RequestTimeout && opts.timeoutMs < this.config.timeoutMs) {
+    // A request that timed out or lost its connection (SDK 2: SdkError, no longer McpError -32001/-32000).
+    if (e instanceof SdkError) {
+      if (e.code === SdkErrorCode.RequestTimeout && opts.timeoutMs < this.config.timeoutMs) {
         return new AtriumError("timeout", `${this.id}.${name} did not answer within the ${opts.timeoutMs} ms its caller had left (program_wall_ms)`, { details: { ...details, timeoutMs: opts.timeoutMs, budget: "program_wall_ms" } });
       }
-      if (e.code === McpErrorCode.RequestTimeout) {
+      if (e.code === SdkErrorCode.RequestTimeout) {
         return new AtriumError("timeout", `${this.id}.${name} did not answer within ${opts.timeoutMs} ms; retry, or if this tool is slow by nature the operator can raise "timeoutMs" for connector ${this.id} in atrium.json`, { details: { ...details, timeoutMs: opts.timeoutMs } });
       }
-      if (e.code === McpErrorCode.ConnectionClosed) return this.unavailable();
+      if (e.code === SdkErrorCode.ConnectionClosed) return this.unavailable();
+    }
+    if (e instanceof ProtocolError) {
       if (e.code === DROPPED_ANSWER_CODE && (e.data as { atrium?: unknown } | undefined)?.atrium === "result_too_large") {
-        return new AtriumError("result_too_large", `${this.id}.${name}: ${e.message.replace(/^MCP error -?\d+: /, "")}; ask the tool for less (filters, paging, a narrower query)`, { details });
+        return new AtriumError("result_too_large", `${this.id}.${name}: ${e.message}; ask the tool for less (filters, paging, a narrower query)`, { details });
       }
-      if (e.code === McpErrorCode.InvalidParams) return new AtriumError("invalid_args", `${this.id}.${name} rejected its arguments: ${clampEcho(e.message)}`, { details });
+      if (e.code === ProtocolErrorCode.InvalidParams) return new AtriumError("invalid_args", `${this.id}.${name} rejected its arguments: ${clampEcho(sdk1Message(e))}`, { details });
     }
     if (this.state !== "ready") return this.unavailable();
-    return new AtriumError("connector_call_failed", `${this.id}.${name} failed: ${clampEcho(e instanceof Error ? e.message : String(e))}`, { details });
+    return new AtriumError("connector_call_failed", `${this.id}.${name} failed: ${clampEcho(sdk1Message(e))}`, { details });
   }
 
   private setState(state: ConnectorState): void {

@@ -1,5 +1,6 @@
 // Turns the raw cause of a failed start into words a person can act on: a command not found
 // on PATH, a refused connection, a process that exited before answering (with its exit code).
+import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 
 export interface ExitFacts { code: number | null; signal: string | null }
@@ -27,7 +28,24 @@ export function explainStartFailure(config: ConnectorConfig, e: unknown, exit: E
     if (code === "ETIMEDOUT" || code === "UND_ERR_CONNECT_TIMEOUT") return `connecting to ${where} timed out`;
     if (typeof err?.message === "string" && err.message === "fetch failed") return `could not reach ${where}${typeof err.cause?.message === "string" ? ` (${err.cause.message})` : ""}`;
   }
-  return e instanceof Error ? e.message : String(e);
+  return sdk1Message(e);
+}
+
+/**
+ * An error's text as SDK 1 worded it, so what atrium says about a downstream failure reads as
+ * before: SDK 2 dropped the "MCP error <code>: " prefix of protocol errors (and of its own
+ * timeout and closed-connection errors, SDK 1's codes -32001 and -32000) and the
+ * "Streamable HTTP error: " prefix of Streamable HTTP transport errors.
+ */
+export function sdk1Message(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  if (e instanceof ProtocolError) return `MCP error ${e.code}: ${e.message}`;
+  if (e instanceof SdkError) {
+    if (e.code === SdkErrorCode.RequestTimeout) return `MCP error -32001: ${e.message}`;
+    if (e.code === SdkErrorCode.ConnectionClosed) return `MCP error -32000: ${e.message}`;
+    if (e.code.startsWith("CLIENT_HTTP_")) return `Streamable HTTP error: ${e.message}`;
+  }
+  return e.message;
 }
 
 /** The URL without credentials or query (tokens sometimes live there). */

@@ -6,10 +6,8 @@
 // same protocol with a bound and the child's exit status kept for start-failure messages.
 import type { ChildProcess } from "node:child_process";
 import spawn from "cross-spawn";
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { LineReader, type Line, type LineLimits } from "../transport/line-reader.js";
 import type { ExitFacts } from "./start-failure.js";
 import { CONNECTOR_CLOSE_GRACE_MS } from "../decisions/generated/spec.js";

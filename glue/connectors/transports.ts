@@ -1,8 +1,7 @@
 // Builds the client transport for one connector entry: a stdio child read as bounded lines
 // (stderr kept in the ring, exit status remembered for start-failure messages, the nesting
 // marker in its environment) or a remote Streamable HTTP server (with its headers).
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { core } from "../decisions/core.js";
 import { Budget } from "../decisions/generated/spec.js";

@@ -2,7 +2,7 @@
 // blocks or a discarded count) is the core's decision (spec/envelope.md); this file only
 // builds them. The return value over return_chars becomes one truncation envelope that
 // itself fits the cap and states the true size (truncation is a success).
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Core } from "../decisions/core.js";
 import { AtriumError, overBudget, type ErrorBody } from "../support/errors.js";
 import { Budget, BudgetCheck, EnvelopeFlag, ViewState, type Delivery } from "../decisions/generated/spec.js";

@@ -1,10 +1,8 @@
 // Numbers that other protocols and platforms fix, named once, for the cases the MCP SDK has no
-// name for (JSON-RPC's own error codes are the SDK's ErrorCode: use that first). None of them is a
+// name for (JSON-RPC's own error codes are the SDK's ProtocolErrorCode: use that first). None of them is a
 // bound (bounds are in spec/bounds.md); this file is on the numeric-literal allow-list of
 // test/architecture.test.ts.
 
-/** JSON-RPC error code MCP gives "resource not found" (SDK 1.x's ErrorCode has no name for it). */
-export const RESOURCE_NOT_FOUND = -32002;
 /**
  * atrium's own JSON-RPC error code, from the range JSON-RPC leaves to implementations (-32000 to
  * -32099): the answer of a stdio connector that was dropped unread (over downstream_line_bytes or

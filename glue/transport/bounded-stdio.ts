@@ -11,8 +11,7 @@
 //  - stdin is never paused, so its end always reaches the process.
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { core } from "../decisions/core.js";
 import { Budget } from "../decisions/generated/spec.js";
 import { LineReader, type LineLimits } from "./line-reader.js";

@@ -22,13 +22,12 @@
 import { isUtf8 } from "node:buffer";
 import { z } from "zod";
 import {
-  ErrorCode,
   JSONRPCNotificationSchema,
   JSONRPCRequestSchema,
   JSONRPCResultResponseSchema,
   JSONRPCErrorResponseSchema,
-  type JSONRPCMessage,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/core";
+import { ProtocolErrorCode as ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/server";
 import { ASCII } from "../support/encoding.js";
 import { clampEcho } from "../support/errors.js";
 import { isJsonObject } from "../support/json-object.js";

@@ -3,8 +3,8 @@
 // to the first program that touches it (the program waits for that connector alone).
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { startAtrium, nodeServer, demoServer, npmBin } from "../harness/atrium-client.js";
 import { stats, type Stats } from "./stats.js";
 

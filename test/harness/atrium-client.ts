@@ -4,15 +4,16 @@ import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client, type CallToolResult } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { CallToolResultSchema } from "@modelcontextprotocol/core";
 
 export const repo = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/dist\/?$/, "").replace(/\/$/, "");
 export const atriumBin = join(repo, "bin/atrium.js");
 export const fixture = (name: string) => join(repo, "dist/test/fixtures", `${name}.js`);
 export const demoServer = join(repo, "dist/glue/demo/server.js");
-export const npmBin = (name: string) => join(repo, "node_modules/.bin", name);
+/** A real MCP server from npm (test/servers, installed by test/servers/install.mjs). */
+export const npmBin = (name: string) => join(repo, "test/servers/node_modules/.bin", name);
 
 export interface Atrium {
   client: Client;

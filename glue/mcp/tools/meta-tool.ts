@@ -1,7 +1,7 @@
 // The shape of one meta-tool: its MCP listing (name, description, annotations, input schema
 // generated from the zod schema that also validates its arguments) and its handler.
 import { z } from "zod";
-import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { Core } from "../../decisions/core.js";
 import type { Catalog } from "../../catalog/catalog.js";
 import type { ResultStash } from "../../results/stash.js";

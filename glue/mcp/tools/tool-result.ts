@@ -1,6 +1,6 @@
 // How meta-tools answer: a JSON text block plus the same object as structuredContent, or a
 // typed error (isError) carrying { error: { code, message, retryable, nextAction? } }.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { asAtriumError } from "../../support/errors.js";
 
 export function jsonResult(value: Record<string, unknown>): CallToolResult {

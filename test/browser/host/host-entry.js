@@ -1,4 +1,4 @@
-// A test MCP Apps host: ext-apps AppBridge (1.7.5) over PostMessageTransport, like a desktop
+// A test MCP Apps host: ext-apps AppBridge (2.0.4) over PostMessageTransport, like a desktop
 // host that renders the view iframe directly (srcdoc + sandbox="allow-scripts"). Bundled with
 // Vite at test time (test/browser/harness.ts). Tool calls from the view go to
 // window.__hostCallTool(name, args), which the test provides with page.exposeFunction.
@@ -16,7 +16,7 @@
 //   __stray     [{seq, data}]      messages that reached the host window from any other window
 //   __sizes     [height]           size-changed heights, applied to the iframe like a pinning host
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
-import { EmptyResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { EmptyResultSchema } from "@modelcontextprotocol/core";
 
 let seq = 0;
 window.__hostLog = [];

@@ -29,7 +29,7 @@ interface ShellInject {
   readonly bindingName: RegExp;
   /** The shell's fixed bounds (spec/bounds.md, the rows marked "shell"). */
   readonly bounds: typeof import("../../../decisions/generated/spec.js").SHELL_BOUNDS;
-  /** JSON-RPC's "method not found" (the SDK's ErrorCode.MethodNotFound). */
+  /** JSON-RPC's "method not found" (the SDK's ProtocolErrorCode.MethodNotFound). */
   readonly methodNotFound: number;
   /** Milliseconds in a second, for timeouts named in seconds. */
   readonly msPerSecond: number;
