@@ -26,14 +26,6 @@ const NUMBER_HOMES: { file: string; table?: string; why: string }[] = [
   { file: "catalog/search-tuning.ts", table: "SEARCH_TUNING", why: "search ranking weights and tokenizer settings: tuning, not limits" },
 ];
 
-/**
- * PENDING, temporary (issue 9): literals in files another change is restructuring, each with the
- * constant that replaces it. They are printed on every run, and an entry whose literal is gone
- * fails, so this list only shrinks; when it is empty, delete it.
- */
-const PENDING: { file: string; literals: string[]; use: Record<string, unknown>; product?: true; instead?: string }[] = [
-];
-
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
@@ -152,23 +144,9 @@ describe("architecture walls", () => {
     const homed = (l: NumberLiteral) => NUMBER_HOMES.some((h) => h.file === l.file && (h.table === undefined || h.table === l.table));
     for (const h of NUMBER_HOMES) expect(literals.some((l) => l.file === h.file && (h.table === undefined || h.table === l.table)), `allow-list entry ${h.file}${h.table ? ` ${h.table}` : ""} holds no number: remove it`).toBe(true);
 
-    const pending = PENDING.map((p) => ({ ...p, left: [...p.literals] }));
-    const stray: string[] = [];
-    for (const l of literals.filter((x) => !homed(x))) {
-      const p = pending.find((q) => q.file === l.file && q.left.includes(l.text));
-      if (p) p.left.splice(p.left.indexOf(l.text), 1);
-      else stray.push(`glue/${l.file}:${l.line} ${l.text}`);
-    }
+    const stray = literals.filter((x) => !homed(x)).map((l) => `glue/${l.file}:${l.line} ${l.text}`);
     expect(stray, "numbers in glue/: declare a bound in spec/bounds.md (or a budget in spec/budgets.md) and use its generated constant; name a protocol number with the SDK's constant or in support/wire.ts").toEqual([]);
 
-    const gone = pending.filter((p) => p.left.length > 0).map((p) => `glue/${p.file}: ${p.left.join(", ")}`);
-    expect(gone, "PENDING lists literals that are gone: remove them from the list").toEqual([]);
-    for (const p of PENDING) {
-      const values = Object.values(p.use).flatMap((v) => (typeof v === "object" && v !== null ? Object.values(v) : [v]));
-      const numbers = p.product ? [p.literals.reduce((x, t) => x * Number(t), 1)] : p.literals.map(Number);
-      if (!p.instead) for (const n of numbers) expect(values, `PENDING glue/${p.file} ${p.literals.join(" ")}: the named constant must hold the same value`).toContain(n);
-    }
-    console.warn(`numbers PENDING in files under restructuring (issue 9):\n${PENDING.map((p) => `  glue/${p.file}: ${p.literals.join(p.product ? " * " : ", ")} -> ${p.instead ?? Object.keys(p.use).join(", ")}`).join("\n")}`);
   });
 
   it("the worker and the main thread share one host-operation table", () => {
