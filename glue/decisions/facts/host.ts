@@ -1,5 +1,6 @@
 // Reduces a client's declared capabilities to the host-detection facts of
 // spec/host-detection.md. Shapes only; the core decides what they mean.
+import { CLIENT_CAPABILITIES_META_KEY } from "@modelcontextprotocol/server";
 import type { Core, HostFacts } from "../core.js";
 import { DeliveryOverride, ExtState, MimeState, Revision, UI_EXTENSION_ID } from "../generated/spec.js";
 import { isJsonObject } from "../../support/json-object.js";
@@ -21,9 +22,6 @@ export function hostFacts(core: Core, capabilities: unknown, override: DeliveryO
   return { ...facts, ext: ExtState.object, mime: MimeState.list, appMime: list.some((m) => core.mimeIsApp(m)) };
 }
 
-/** The `_meta` key a 2026-07-28 request carries its client's capabilities under. */
-export const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
-
 /**
  * H13: whose capabilities judge a request. 2025-11-25: the session's, declared at initialize
  * (a request's `_meta` cannot change them). 2026-07-28: the request's own `_meta`, and nothing
@@ -31,5 +29,5 @@ export const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabiliti
  */
 export function requestCapabilities(revision: Revision, session: unknown, meta: unknown): unknown {
   if (revision !== Revision.r2026_07_28) return session;
-  return isJsonObject(meta) && Object.hasOwn(meta, CLIENT_CAPABILITIES_KEY) ? meta[CLIENT_CAPABILITIES_KEY] : undefined;
+  return isJsonObject(meta) && Object.hasOwn(meta, CLIENT_CAPABILITIES_META_KEY) ? meta[CLIENT_CAPABILITIES_META_KEY] : undefined;
 }
