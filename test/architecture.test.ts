@@ -134,8 +134,18 @@ describe("architecture walls", () => {
       const used = new Set([...text.matchAll(/\bctx\.(\w+)/g)].map((m) => m[1]));
       expect({ file: f, unused: [...new Set(declared)].filter((k) => !used.has(k)).sort() }).toEqual({ file: f, unused: [] });
     }
-    const server = readFileSync(join(GLUE, "mcp/server.ts"), "utf8");
-    expect(server).toMatch(/tool\.run\(parsed\.data, contextFor\(tool\.uses,/);
+    const runner = readFileSync(join(GLUE, "mcp/tools/run-tool.ts"), "utf8");
+    expect(runner).toMatch(/tool\.run\(parsed\.data, contextFor\(tool\.uses,/);
+    expect(readFileSync(join(GLUE, "mcp/server.ts"), "utf8")).toMatch(/return runTool\(tool, request\.params\.arguments,/);
+  });
+
+  it("the MCP wiring decides nothing: host kinds, app-only visibility, typed errors and their policy live elsewhere", () => {
+    const server = readFileSync(join(GLUE, "mcp/server.ts"), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+    // Who the host is and what it may see is the core's (through HostState); typed errors, argument
+    // policy and progress words are the tool runner's (mcp/tools/run-tool.ts).
+    const decisions = [/\bHostKind\b/, /\.kind\s*===/, /\bAtriumError\b/, /\berrorResult\b/, /\bsafeParse\(request\.params\.arguments/, /host call\(s\)/, /\bDelivery\b/];
+    expect(decisions.filter((d) => d.test(server)).map(String)).toEqual([]);
+    expect(server).toMatch(/deps\.host\.appOnly\(revision, hostFor\(ctx\), use\)/);
   });
 
   it("every numeric bound lives in spec/: no number but 0, 1 and -1 in glue/ outside the generated tables and the allow-list", () => {

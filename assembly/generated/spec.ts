@@ -249,6 +249,7 @@ export enum Resolution {
 
 export const APP_MIME_TYPE: string = "text/html;profile=mcp-app";
 export const UI_EXTENSION_ID: string = "io.modelcontextprotocol/ui";
+export const STATELESS_REVISION: string = "2026-07-28";
 export const VIEW_BINDINGS_MAX: i32 = 32;
 export const VIEW_KEYS_MAX: i32 = 32;
 export const VIEW_KEY_CHARS_MAX: i32 = 128;

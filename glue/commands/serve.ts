@@ -10,7 +10,9 @@ import { CLI_COLUMNS, JSON_INDENT } from "../support/format.js";
 export async function serve(config: AtriumConfig, source: string, version: string): Promise<void> {
   // The sandbox workers start warming first; the MCP SDK and the server load meanwhile.
   const pool = startSandboxPool(config.sandbox);
-  const [{ createApp }, { BoundedStdioTransport }] = await Promise.all([import("../app.js"), import("../transport/bounded-stdio.js")]);
+  const [{ createApp }, { BoundedStdioTransport }, { serveStdio }, { revisionOf, AtriumServer }] = await Promise.all([
+    import("../app.js"), import("../transport/bounded-stdio.js"), import("@modelcontextprotocol/server/stdio"), import("../mcp/server.js"),
+  ]);
   const app = createApp(config, version, pool);
   let stopping = false;
   const stop = async (code: number) => {
@@ -25,8 +27,6 @@ export async function serve(config: AtriumConfig, source: string, version: strin
   process.on("SIGINT", () => void stop(0));
   process.stdin.on("end", () => void stop(0));
   process.stdin.on("close", () => void stop(0));
-  // The transport closes when stdout or stdin fails (the host closed its end: EPIPE): same end.
-  app.server.onclose = () => void stop(0);
   // A host that closed atrium's stderr must not turn a log line into a crash.
   process.stderr.on("error", () => {});
 
@@ -34,7 +34,13 @@ export async function serve(config: AtriumConfig, source: string, version: strin
   // them nor for the sandbox workers, which createApp spawned and which warm in the background
   // (a run waits for its worker's ready, so only a program sent at once shares the warm-up).
   const started = app.registry.startAll();
-  await app.server.connect(new BoundedStdioTransport({ serves: (method) => app.server.serves(method) }));
+  // Both revisions on one stdio: the SDK's entry picks the era from the opening message (an
+  // initialize handshake is 2025-11-25; a request whose _meta claims 2026-07-28 is that) and pins
+  // one server instance for the connection. The transport closes when stdin or stdout fails (the
+  // host closed its end: EPIPE): same end as stdin closing.
+  for (const era of ["legacy", "modern"] as const) app.serverFor(revisionOf(era)); // registers each revision's methods for the guard
+  const transport = new BoundedStdioTransport({ serves: AtriumServer.serves, onClosed: () => void stop(0) });
+  serveStdio((ctx) => app.serverFor(revisionOf(ctx.era)), { transport, legacy: "serve", onerror: () => {} });
   if (process.stderr.isTTY) started.then(() => process.stderr.write(banner(app, source, version)));
 }
 

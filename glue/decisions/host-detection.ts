@@ -1,22 +1,26 @@
-// Detects the host once per process (stdio: one client) from its initialize capabilities,
-// through the core (spec/host-detection.md), and keeps the decision.
+// Which host is asking, through the core (spec/host-detection.md). 2025-11-25: decided once,
+// from the capabilities the client declared at initialize, and kept for the process (stdio: one
+// client). 2026-07-28: decided for each request from its own _meta (H13), nothing kept. And
+// whether an app-only tool is listed or runs for that host (H14).
 import type { Core, HostDecision } from "./core.js";
-import { hostFacts } from "./facts/host.js";
+import { hostFacts, requestCapabilities } from "./facts/host.js";
 import type { ViewsConfig } from "../config/schema.js";
+import { AppOnly, AppOnlyUse, Revision } from "./generated/spec.js";
 
 export class HostState {
-  private decision?: HostDecision;
+  private session?: HostDecision;
   constructor(private readonly core: Core, private readonly views: ViewsConfig) {}
 
-  /** Decide from the client's declared capabilities; later calls keep the first decision. */
-  detect(capabilities: unknown): HostDecision {
-    if (this.decision) return this.decision;
-    const d = this.core.detectHost(hostFacts(this.core, capabilities, this.views.delivery, this.views.fileFallback));
-    if (capabilities !== undefined) this.decision = d; // before initialize there is nothing to keep
+  /** The host deciding one request: `session` is what initialize declared (2025-11-25), `meta` the request's own envelope. */
+  forRequest(revision: Revision, session: unknown, meta: unknown): HostDecision {
+    if (revision === Revision.r2025_11_25 && this.session) return this.session;
+    const d = this.core.detectHost(hostFacts(this.core, requestCapabilities(revision, session, meta), this.views.delivery, this.views.fileFallback));
+    if (revision === Revision.r2025_11_25 && session !== undefined) this.session = d; // before initialize there is nothing to keep
     return d;
   }
 
-  get current(): HostDecision | undefined {
-    return this.decision;
+  /** H14: whether an app-only tool is listed (`list`) or runs (`call`) for this host. */
+  appOnly(revision: Revision, host: HostDecision, use: AppOnlyUse): boolean {
+    return this.core.appOnly(revision, host.kind, use) === AppOnly.offered;
   }
 }

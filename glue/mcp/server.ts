@@ -1,16 +1,16 @@
 // MCP wiring only: lists the meta-tools, validates arguments against their schemas, runs
 // handlers, and turns every thrown error into a typed error result. Decides nothing.
 import {
-  Server, ProtocolError, ProtocolErrorCode as ErrorCode, isJSONRPCErrorResponse,
+  Server, ProtocolError, ProtocolErrorCode as ErrorCode, isJSONRPCErrorResponse, PROTOCOL_VERSION_META_KEY, UnsupportedProtocolVersionError,
   type CallToolResult, type JSONRPCMessage, type JSONRPCRequest, type RequestId, type Result, type ServerContext, type Tool, type Transport,
 } from "@modelcontextprotocol/server";
 import { ClientRequestSchema } from "@modelcontextprotocol/core";
 import { z } from "zod";
-import { AtriumError, clampEcho } from "../support/errors.js";
-import { errorResult } from "./tools/tool-result.js";
-import { contextFor, listingSchema, type MetaTool, type ToolContext } from "./tools/meta-tool.js";
+import { clampEcho } from "../support/errors.js";
+import { listingSchema, type MetaTool, type ToolContext } from "./tools/meta-tool.js";
+import { runTool } from "./tools/run-tool.js";
 import type { HostState } from "../decisions/host-detection.js";
-import { HostKind, UI_EXTENSION_ID } from "../decisions/generated/spec.js";
+import { AppOnlyUse, LIST_CACHE_TTL_MS, Revision, STATELESS_REVISION, UI_EXTENSION_ID } from "../decisions/generated/spec.js";
 import { SHELL_MIME, SHELL_URI, shellHtml } from "../views/shell-page.js";
 import { INSTRUCTIONS } from "./instructions.js";
 
@@ -18,10 +18,15 @@ export interface ServerDeps {
   version: string;
   tools: MetaTool[];
   host: HostState;
-  context: Omit<ToolContext, "signal" | "progress">;
+  context: Omit<ToolContext, "signal" | "progress" | "host">;
 }
 
-const served = new WeakMap<Server, Set<string>>();
+/** The lists atrium answers the same way to every client for the life of the process. */
+const CACHED_LISTS = ["tools/list", "resources/list", "resources/templates/list"] as const;
+
+/** Request methods some atrium server instance serves, with those the SDK's stdio entry answers
+ * itself before any instance exists (the 2026-07-28 discovery probe and subscription stream). */
+const served = new Set<string>(["server/discover", "subscriptions/listen"]);
 
 /** The spec schema of each request a client sends, by method (the neutral model of @modelcontextprotocol/core). */
 const requestSchemas = new Map<string, z.ZodType>(ClientRequestSchema.options.map((o) => [o.shape.method.value, o]));
@@ -42,10 +47,13 @@ const mcpError = (code: number, message: string) => new ProtocolError(code, `MCP
  */
 export class AtriumServer extends Server {
   private readonly keptCodes = new Map<RequestId, number>();
+  /** Serves the 2026-07-28 revision (set by createServer; false during the SDK constructor's own registrations). */
+  stateless = false;
 
-  /** Whether a request handler (the SDK's own initialize and ping included) serves this method. */
-  serves(method: string): boolean {
-    return served.get(this)?.has(method) ?? false;
+  /** Whether atrium serves this request method, on either revision (the SDK's own initialize,
+   * ping and discovery included); the stdio guard answers -32601 for the others. */
+  static serves(this: void, method: string): boolean {
+    return served.has(method);
   }
 
   /** The error thrown for request `id` goes on the wire with this code, whatever the SDK encodes. */
@@ -56,12 +64,14 @@ export class AtriumServer extends Server {
   // Every registration passes through here, the SDK constructors' own (ping, initialize) too,
   // before this class's fields exist.
   protected override _wrapHandler(method: string, handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
-    if (!served.has(this)) served.set(this, new Set());
-    served.get(this)!.add(method);
+    served.add(method);
     const wrapped = super._wrapHandler(method, handler);
     const schema = requestSchemas.get(method);
     if (!schema) return wrapped;
     return (request, ctx) => {
+      // A pinned 2026-07-28 connection still refuses a request that claims another revision.
+      const claimed = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
+      if (claimed !== undefined && this.stateless && claimed !== STATELESS_REVISION) throw new UnsupportedProtocolVersionError({ supported: [STATELESS_REVISION], requested: String(claimed) });
       const parsed = schema.safeParse(request);
       if (parsed.success) return wrapped(request, ctx);
       // tools/call keeps the wording of SDK 1's Server, which checked that request before atrium did.
@@ -86,11 +96,22 @@ export class AtriumServer extends Server {
   }
 }
 
-export function createServer(deps: ServerDeps): AtriumServer {
-  const server = new AtriumServer(
+/** The revision an era from the SDK's stdio entry speaks: "modern" is 2026-07-28. */
+export const revisionOf = (era: "legacy" | "modern"): Revision => (era === "modern" ? Revision.r2026_07_28 : Revision.r2025_11_25);
+
+/** One server instance for one connection of one revision (the SDK's stdio entry pins one per connection). */
+export function createServer(deps: ServerDeps, revision: Revision): AtriumServer {
+  const modern = revision === Revision.r2026_07_28;
+  const server: AtriumServer = new AtriumServer(
     { name: "atrium", version: deps.version },
-    { capabilities: { tools: { listChanged: false }, resources: {}, extensions: { [UI_EXTENSION_ID]: {} } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false }, resources: {}, extensions: { [UI_EXTENSION_ID]: {} } },
+      instructions: INSTRUCTIONS,
+      // 2026-07-28 lists may be cached: atrium's own listing is the same for every client and fixed for the process.
+      cacheHints: Object.fromEntries(CACHED_LISTS.map((m) => [m, { ttlMs: LIST_CACHE_TTL_MS, cacheScope: "public" as const }])),
+    },
   );
+  server.stateless = modern;
   const listing: Tool[] = deps.tools.map((t) => ({
     name: t.name,
     title: t.title,
@@ -100,37 +121,29 @@ export function createServer(deps: ServerDeps): AtriumServer {
     ...(t._meta && { _meta: t._meta }),
   }));
   const byName = new Map(deps.tools.map((t) => [t.name, t]));
-  /** Acts on the core's host decision: app-only tools exist only for Apps hosts. */
-  const offered = (t: MetaTool) => !t.appsHostOnly || deps.host.detect(server.getClientCapabilities()).kind === HostKind.apps;
+  const hostFor = (ctx: ServerContext) => deps.host.forRequest(revision, server.getClientCapabilities(), ctx.mcpReq.envelope);
+  const offered = (t: MetaTool, ctx: ServerContext, use: AppOnlyUse) => !t.appsHostOnly || deps.host.appOnly(revision, hostFor(ctx), use);
 
-  server.oninitialized = () => deps.host.detect(server.getClientCapabilities());
-  server.setRequestHandler("tools/list", async () => ({ tools: listing.filter((t) => offered(byName.get(t.name)!)) }));
+  server.oninitialized = () => deps.host.forRequest(revision, server.getClientCapabilities(), undefined);
+  server.setRequestHandler("tools/list", async (_request, ctx) => ({ tools: listing.filter((t) => offered(byName.get(t.name)!, ctx, AppOnlyUse.list)) }));
   server.setRequestHandler("resources/list", async () => ({ resources: [{ uri: SHELL_URI, name: "atrium view shell", mimeType: SHELL_MIME, description: "Renders views handed over by execute_code programs" }] }));
   // No templates, but the method is part of the resources capability (clients list it).
   server.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: [] }));
   server.setRequestHandler("resources/read", async (request, ctx) => {
     if (request.params.uri !== SHELL_URI) {
-      server.keepCode(ctx.mcpReq.id, ErrorCode.ResourceNotFound);
+      if (!modern) server.keepCode(ctx.mcpReq.id, ErrorCode.ResourceNotFound); // 2026-07-28 answers -32602, as the SDK encodes it
       throw mcpError(ErrorCode.ResourceNotFound, `Resource not found: ${clampEcho(request.params.uri)}`);
     }
     return { contents: [{ uri: SHELL_URI, mimeType: SHELL_MIME, text: shellHtml() }] };
   });
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
-    if (!tool || !offered(tool)) throw mcpError(ErrorCode.InvalidParams, `Unknown tool: ${clampEcho(request.params.name)}`);
-    deps.host.detect(server.getClientCapabilities());
-    const parsed = tool.input.safeParse(request.params.arguments ?? {});
-    if (!parsed.success) return errorResult(new AtriumError("invalid_args", clampEcho(`${tool.name}: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`)));
-    try {
-      const token = request.params._meta?.progressToken;
-      const progress = token === undefined ? undefined : (completed: number) => {
-        void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: completed, message: `${completed} host call(s) done` } }).catch(() => {});
-      };
-      return await tool.run(parsed.data, contextFor(tool.uses, { ...deps.context, signal: ctx.mcpReq.signal, progress }));
-    } catch (e) {
-      if (ctx.mcpReq.signal.aborted) return errorResult(new AtriumError("cancelled", `${tool.name} was cancelled`));
-      return errorResult(e);
-    }
+    if (!tool || !offered(tool, ctx, AppOnlyUse.call)) throw mcpError(ErrorCode.InvalidParams, `Unknown tool: ${clampEcho(request.params.name)}`);
+    const token = request.params._meta?.progressToken;
+    return runTool(tool, request.params.arguments, { ...deps.context, host: hostFor(ctx) }, {
+      signal: ctx.mcpReq.signal,
+      notifyProgress: token === undefined ? undefined : (progress, message) => void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress, message } }).catch(() => {}),
+    });
   });
   return server;
 }

@@ -28,6 +28,8 @@ export interface BoundedStdioOptions {
   tasks?: boolean;
   /** One line for people (default: stderr). */
   log?: (line: string) => void;
+  /** Called once when the connection ends (stdin or stdout failed, or close). */
+  onClosed?: () => void;
 }
 
 export class BoundedStdioTransport implements Transport {
@@ -83,6 +85,7 @@ export class BoundedStdioTransport implements Transport {
     this.closed = true;
     this.stdin.off("data", this.onData);
     this.onclose?.();
+    this.opts.onClosed?.();
   }
 
   private readonly onData = (chunk: Buffer | string) => {

@@ -28,7 +28,8 @@ export interface Atrium {
   dir: string;
 }
 
-export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?: Record<string, string>; waitForConnectors?: boolean } = {}): Promise<Atrium> {
+/** `revision`: the protocol revision the client speaks (default 2025-11-25, the initialize handshake). */
+export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?: Record<string, string>; waitForConnectors?: boolean; revision?: "2025-11-25" | "2026-07-28" } = {}): Promise<Atrium> {
   const dir = mkdtempSync(join(tmpdir(), "atrium-test-"));
   const args = [atriumBin];
   if (opts.config !== undefined) {
@@ -41,7 +42,10 @@ export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?
   transport.stderr?.on("data", (c: Buffer) => { err += c.toString(); });
   const client = new Client(
     { name: "atrium-test", version: "0.0.0" },
-    { capabilities: opts.apps ? { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } as never : {} },
+    {
+      capabilities: opts.apps ? { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } as never : {},
+      ...(opts.revision === "2026-07-28" && { versionNegotiation: { mode: { pin: "2026-07-28" } } }),
+    },
   );
   await client.connect(transport);
   const call = async (name: string, a: Record<string, unknown> = {}, timeout = 60_000) =>

@@ -304,6 +304,8 @@ export type ResolutionName = keyof typeof Resolution;
 export const APP_MIME_TYPE = "text/html;profile=mcp-app";
 /** The MCP Apps extension key in capabilities.extensions */
 export const UI_EXTENSION_ID = "io.modelcontextprotocol/ui";
+/** The protocol revision atrium serves per request (no initialize), beside the 2025-11-25 handshake; a 2026-07-28-era request that claims any other version is refused with the unsupported-version error naming this one */
+export const STATELESS_REVISION = "2026-07-28";
 
 // Fixed bounds (spec/bounds.md): not operator settings, and the core does not read them.
 /** 10 results: search_tools rows when the caller names no limit */
@@ -398,6 +400,8 @@ export const CONNECTOR_BACKOFF_FACTOR = 2;
 export const CONNECTOR_CLOSE_GRACE_MS = 2000;
 /** 3000 ms: atrium serve, when told to stop, waits this long for its connectors to stop before it kills them and exits */
 export const SHUTDOWN_GRACE_MS = 3000;
+/** 3600000 ms: How long a 2026-07-28 client may cache atrium's own tools/list, resources/list and resources/templates/list (cacheScope public): they are the same for every client and fixed for the life of the process */
+export const LIST_CACHE_TTL_MS = 3600000;
 /** 5 lines: Lines of a connector's stderr an unavailable error quotes */
 export const STDERR_TAIL_LINES = 5;
 /** 8 lines: Lines of a failed connector's stderr atrium doctor prints */

@@ -6,7 +6,7 @@ import { defineTool, type ToolContext } from "./meta-tool.js";
 import { buildAliases, GUEST_GLOBALS, toIdentifier } from "../../sandbox/aliases.js";
 import { RunBridge } from "../../sandbox/bridge.js";
 import { programResult } from "../../results/program-result.js";
-import { CODE_CHARS_MAX, CONNECTOR_LIST_CHARS_MAX, Delivery } from "../../decisions/generated/spec.js";
+import { CODE_CHARS_MAX, CONNECTOR_LIST_CHARS_MAX } from "../../decisions/generated/spec.js";
 import { MS_PER_SECOND, roundMs as round } from "../../support/format.js";
 import type { AtriumConfig } from "../../config/schema.js";
 import { SHELL_URI } from "../../views/shell-page.js";
@@ -58,7 +58,7 @@ export const executeCode = (config: AtriumConfig) =>
       return programResult(ctx.core, {
         outcome,
         output: bridge.output,
-        delivery: ctx.host.current?.delivery ?? Delivery.none,
+        delivery: ctx.host.delivery,
         returnChars: s.returnChars,
         limits: { wallMs: s.programWallMs, cpuMs: s.programCpuMs, heapBytes: s.heapBytes },
         diagnostics,

@@ -7,7 +7,7 @@ import type { Catalog } from "../../catalog/catalog.js";
 import type { ResultStash } from "../../results/stash.js";
 import type { AtriumConfig } from "../../config/schema.js";
 import type { SandboxPool } from "../../sandbox/pool.js";
-import type { HostState } from "../../decisions/host-detection.js";
+import type { HostDecision } from "../../decisions/core.js";
 
 export interface ToolContext {
   core: Core;
@@ -17,7 +17,8 @@ export interface ToolContext {
   viewStore: ResultStash;
   config: AtriumConfig;
   pool: SandboxPool;
-  host: HostState;
+  /** The host deciding this request (H13): the session's on 2025-11-25, the request's own on 2026-07-28. */
+  host: HostDecision;
   signal: AbortSignal;
   /** Set when the request carries a progress token. */
   progress?: (completed: number) => void;
@@ -30,7 +31,7 @@ export interface MetaTool<S extends z.ZodType = z.ZodType, K extends keyof ToolC
   annotations: ToolAnnotations;
   input: S;
   _meta?: Record<string, unknown>;
-  /** Listed and callable only when host detection says this is an MCP Apps host. */
+  /** App-only (H14): listed and callable as the core's appOnly decides for the revision and host. */
   appsHostOnly?: boolean;
   /** What the tool uses from the server's context: it receives exactly these, nothing else. */
   uses: readonly K[];

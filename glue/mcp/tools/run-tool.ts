@@ -1,0 +1,27 @@
+// Runs one meta-tool call: its arguments checked against the tool's schema (a failure is the
+// typed invalid_args result, never a protocol error), progress reported per completed host call,
+// and every failure — a cancellation included — turned into the typed error result.
+import { z } from "zod";
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { AtriumError, clampEcho } from "../../support/errors.js";
+import { errorResult } from "./tool-result.js";
+import { contextFor, type MetaTool, type ToolContext } from "./meta-tool.js";
+
+export interface CallScope {
+  signal: AbortSignal;
+  /** Sends one progress notification; set when the request carries a progress token. */
+  notifyProgress?: (progress: number, message: string) => void;
+}
+
+export async function runTool(tool: MetaTool, args: unknown, context: Omit<ToolContext, "signal" | "progress">, scope: CallScope): Promise<CallToolResult> {
+  const parsed = tool.input.safeParse(args ?? {});
+  if (!parsed.success) return errorResult(new AtriumError("invalid_args", clampEcho(`${tool.name}: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`)));
+  const notify = scope.notifyProgress;
+  const progress = notify && ((completed: number) => notify(completed, `${completed} host call(s) done`));
+  try {
+    return await tool.run(parsed.data, contextFor(tool.uses, { ...context, signal: scope.signal, progress }));
+  } catch (e) {
+    if (scope.signal.aborted) return errorResult(new AtriumError("cancelled", `${tool.name} was cancelled`));
+    return errorResult(e);
+  }
+}
