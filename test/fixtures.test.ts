@@ -9,6 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { fixturePath, RawStdioPeer, type FixtureName } from "./fixtures/raw-stdio.js";
 import { HUGE_BYTES, HUGE_LINES, hugeText, unicodeHugeText } from "./fixtures/payloads.js";
 import { generateManyTools, MANY_TOOLS_ANNOTATIONS } from "./fixtures/many-tools-catalog.js";
+import { startModernHttp } from "./fixtures/modern-kit.js";
 
 // ---------------------------------------------------------------------------------------------------
 // Harness: every client / raw peer is tracked and torn down after each test, so no child is orphaned.
@@ -29,7 +30,7 @@ afterEach(async () => {
 });
 
 beforeAll(() => {
-  for (const f of ["annotations-server", "nasty-server", "many-tools-server"] as const) {
+  for (const f of ["annotations-server", "nasty-server", "many-tools-server", "modern-server", "strict-init-server"] as const) {
     if (!existsSync(fixturePath(f))) throw new Error(`${fixturePath(f)} missing — run \`npx tsc -p .\` first`);
   }
 });
@@ -440,5 +441,115 @@ describe("fixture-many", () => {
     const [la, lb] = await Promise.all([listAllRaw(a), listAllRaw(b)]);
     expect(la.pageSizes).toEqual([100, 20]);
     expect(la.tools).toStrictEqual(lb.tools);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// The revision fixtures: a 2026-07-28-only server (SDK 2's serving entries) and a 2025-11-25 server
+// that mishandles requests before initialize.
+
+/** The per-request envelope a 2026-07-28 request carries. */
+const ENVELOPE = { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" }, "io.modelcontextprotocol/clientCapabilities": {} } };
+const INITIALIZE = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } };
+
+function peer(name: FixtureName, env: Record<string, string> = {}): RawStdioPeer {
+  const p = new RawStdioPeer(fixturePath(name), env);
+  peers.push(p);
+  return p;
+}
+
+async function modernClient(env: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: "fixtures-test", version: "0.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const { transport, stderr } = transportFor("modern-server", env);
+  clients.push({ client, transport, stderr, errors: [] });
+  await client.connect(transport);
+  return client;
+}
+
+describe("fixture-modern", () => {
+  it("over stdio speaks only 2026-07-28: server/discover offers it, initialize is refused with -32022 naming it", async () => {
+    const p = peer("modern-server");
+    const discover = await p.request("server/discover", ENVELOPE);
+    expect(discover.result).toMatchObject({ supportedVersions: ["2026-07-28"], capabilities: { tools: { listChanged: true } } });
+    const init = await p.request("initialize", INITIALIZE);
+    expect(init.error).toMatchObject({ code: -32022, data: { supported: ["2026-07-28"] } });
+  });
+
+  it("MODERN_DISCOVER=malformed answers server/discover with something that is not a DiscoverResult; MODERN_LEGACY=serve serves initialize", async () => {
+    const p = peer("modern-server", { MODERN_DISCOVER: "malformed", MODERN_LEGACY: "serve" });
+    const discover = await p.request("server/discover", ENVELOPE);
+    expect(discover.result).toEqual({ supportedVersions: "2026-07-28", note: "not a DiscoverResult" });
+    expect((await p.request("initialize", INITIALIZE)).result).toMatchObject({ protocolVersion: "2025-11-25" });
+    expect((await p.request("tools/call", { name: "server_era", arguments: {} })).result).toMatchObject({ content: [{ text: "legacy" }] });
+  });
+
+  it("a pinned SDK client lists its tools with the ttlMs hint, calls them on the modern era, and add_tool and harden reach a subscriptions/listen stream", async () => {
+    const client = await modernClient({ MODERN_TTL_MS: "250" });
+    const list = (await client.request({ method: "tools/list", params: {} })) as { tools: Tool[]; ttlMs?: number };
+    expect(list.tools.map((t) => t.name)).toEqual(["read_note", "server_era", "delete_note", "add_tool", "harden"]);
+    expect(list.ttlMs).toBe(250);
+    expect((await call(client, "server_era")).content[0].text).toBe("modern");
+    let changes = 0;
+    client.setNotificationHandler("notifications/tools/list_changed", () => { changes++; });
+    await client.listen({ toolsListChanged: true });
+    await call(client, "add_tool", { name: "late" });
+    await until(() => changes === 1);
+    await call(client, "harden");
+    await until(() => changes === 2);
+    const after = (await client.request({ method: "tools/list", params: {} })) as { tools: Tool[] };
+    expect(after.tools.map((t) => t.name)).toContain("late");
+    expect(after.tools.find((t) => t.name === "read_note")?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it("MODERN_LIST_CHANGED=false advertises no tools.listChanged and announces nothing", async () => {
+    const client = await modernClient({ MODERN_LIST_CHANGED: "false" });
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(false);
+    let changes = 0;
+    client.setNotificationHandler("notifications/tools/list_changed", () => { changes++; });
+    await call(client, "add_tool", { name: "quiet" });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(changes).toBe(0);
+    expect(((await client.request({ method: "tools/list", params: {} })) as { tools: Tool[] }).tools.map((t) => t.name)).toContain("quiet");
+  });
+
+  it("over Streamable HTTP the same: 2026-07-28 only, and a change reaches the listen stream through the handler's bus", async () => {
+    const http = await startModernHttp();
+    try {
+      const refused = await fetch(http.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE }) });
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error).toMatchObject({ code: -32022, data: { supported: ["2026-07-28"] } });
+      const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+      const client = new Client({ name: "fixtures-test", version: "0.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      try {
+        let changes = 0;
+        client.setNotificationHandler("notifications/tools/list_changed", () => { changes++; });
+        await client.listen({ toolsListChanged: true });
+        await call(client, "add_tool", { name: "remote_late" });
+        await until(() => changes === 1);
+        expect(http.state.extra).toEqual(["remote_late"]);
+        expect(http.methods).toContain("subscriptions/listen 2026-07-28");
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await http.close();
+    }
+  });
+});
+
+describe("fixture-strict-init", () => {
+  it("exits with code 3 on a request before initialize", async () => {
+    const p = peer("strict-init-server");
+    await expect(p.request("server/discover", ENVELOPE)).rejects.toThrow(/exited \(code 3/);
+    expect((await p.exited).code).toBe(3);
+  });
+
+  it("STRICT_INIT=silent never answers a request before initialize, then serves", async () => {
+    const p = peer("strict-init-server", { STRICT_INIT: "silent" });
+    await expect(p.request("server/discover", ENVELOPE, 300)).rejects.toThrow(/no response within 300 ms/);
+    expect((await p.request("initialize", INITIALIZE)).result).toMatchObject({ protocolVersion: "2025-11-25" });
+    p.notify("notifications/initialized");
+    expect((await p.request("tools/call", { name: "peek", arguments: {} })).result).toMatchObject({ content: [{ text: "peeked" }] });
   });
 });
