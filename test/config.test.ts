@@ -33,7 +33,7 @@ describe("validateConfig: file and connector shape", () => {
     expect(config.connectors).toEqual([
       {
         id: "github", kind: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { K: "V" }, cwd: "/srv",
-        readOnlyTools: [], approvalTools: [], disabled: false,
+        readOnlyTools: [], approvalTools: [], disabled: false, protocol: "auto",
         timeoutMs: c.limitDefault(Budget.host_call_deadline_ms), startTimeoutMs: c.limitDefault(Budget.connector_start_ms), maxResultBytes: c.limitDefault(Budget.direct_result_bytes),
       },
     ]);
@@ -279,6 +279,17 @@ describe("validateConfig: numeric limits are the core's to judge", () => {
 
   it("requires disabled to be a boolean", () => {
     expect(refused(gh({ disabled: "yes" }))).toEqual([{ path: "mcpServers.github.disabled", message: "expected a boolean, got string" }]);
+  });
+
+  it("protocol: auto by default; 2025-11-25 or 2026-07-28 carried for stdio and http; anything else refused at its path", () => {
+    expect(accepted(gh({})).connectors[0].protocol).toBe("auto");
+    for (const protocol of ["auto", "2025-11-25", "2026-07-28"]) {
+      expect(accepted(gh({ protocol })).connectors[0].protocol).toBe(protocol);
+      expect(accepted({ mcpServers: { r: { url: "https://example.com/mcp", protocol } } }).connectors[0].protocol).toBe(protocol);
+    }
+    expect(refused(gh({ protocol: "2025-06-18" }))).toEqual([{ path: "mcpServers.github.protocol", message: `must be one of "auto", "2025-11-25", "2026-07-28", got "2025-06-18" ("auto" probes with server/discover and falls back to initialize)` }]);
+    expect(refused(gh({ protocol: 2026 }))).toEqual([{ path: "mcpServers.github.protocol", message: "expected a string, got number" }]);
+    expect(refused(gh({ protocl: "auto" }))).toEqual([{ path: "mcpServers.github.protocl", message: `unknown key; did you mean "protocol"?` }]);
   });
 });
 

@@ -1,7 +1,8 @@
 // `atrium doctor`: starts every connector and writes a report on stdout (it is the command's
-// output: `atrium doctor > report.txt` keeps it): health, tool counts, how many tools are
-// read-only vs approval-required and why, the reason for each failure, operator lists that
-// name tools a server does not have, and a readOnlyTools line to review for unannotated tools.
+// output: `atrium doctor > report.txt` keeps it): health, each connector's protocol revision
+// (and how it was reached), tool counts, how many tools are read-only vs
+// approval-required and why, the reason for each failure, operator lists that name tools a
+// server does not have, and a readOnlyTools line to review for unannotated tools.
 // Exit 0 only when every enabled connector is ready and every operator list applies.
 import { createApp } from "../app.js";
 import type { AtriumConfig } from "../config/schema.js";
@@ -44,7 +45,7 @@ export async function doctor(config: AtriumConfig, source: string, version: stri
 function readyReport(app: App, c: Connector): { lines: string[]; problems: number } {
   const mine = app.catalog.entries().filter((e) => e.connectorId === c.id);
   const ro = mine.filter((e) => e.safety === "read_only").length;
-  const lines = [`     ${mine.length} tools: ${ro} read-only, ${mine.length - ro} approval-required`];
+  const lines = [protocolLine(c), `     ${mine.length} tools: ${ro} read-only, ${mine.length - ro} approval-required`];
   const unannotated = mine.filter((e) => e.reason === "read_only_absent").map((e) => e.name);
   const counts = new Map<string, number>();
   for (const e of mine) if (e.safety === "approval" && e.reason !== "read_only_absent") counts.set(e.reason, (counts.get(e.reason) ?? 0) + 1);
@@ -64,6 +65,11 @@ function readyReport(app: App, c: Connector): { lines: string[]; problems: numbe
     else lines.push(`       if some of them only read, list them in mcpServers.${c.id}.readOnlyTools`);
   }
   return { lines, problems: unlisted.length };
+}
+
+/** The revision a ready connector speaks, and how atrium reached it. */
+function protocolLine(c: Connector): string {
+  return `     protocol ${c.revision ?? "unknown"}, by ${c.revisionHow ?? "initialize"}`;
 }
 
 function summary(source: string, configured: number, enabled: number, failed: number, warned: number): string[] {

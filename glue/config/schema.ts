@@ -2,7 +2,7 @@
 // walks. Every number in a validated config is an effective value (the operator's, or the
 // core's default), so no other file repeats a default. Numeric ranges live in spec/budgets.md
 // and are checked by the core; this file only says which key maps to which budget.
-import { Budget, CONNECTOR_ID_CHARS_MAX, type DeliveryOverrideName } from "../decisions/generated/spec.js";
+import { Budget, CONNECTOR_ID_CHARS_MAX, STATELESS_REVISION, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 
 export interface ConfigError {
   /** Dotted path into the file (`mcpServers.github.args[2]`); "" for the file as a whole. */
@@ -19,6 +19,8 @@ interface ConnectorCommon {
   startTimeoutMs: number;
   maxResultBytes: number;
   disabled: boolean;
+  /** Which protocol revision atrium reaches this server with (connectors/revision.ts). */
+  protocol: ProtocolSetting;
 }
 interface StdioConnectorConfig extends ConnectorCommon {
   kind: "stdio";
@@ -91,7 +93,11 @@ export const CONNECTOR_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${CONNECTOR_ID_CHA
 
 export const STDIO_KEYS = ["command", "args", "env", "cwd"] as const;
 export const HTTP_KEYS = ["url", "headers"] as const;
-const SETTING_KEYS = ["readOnlyTools", "approvalTools", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled"] as const;
+const SETTING_KEYS = ["readOnlyTools", "approvalTools", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled", "protocol"] as const;
+
+/** A connector's "protocol": probe and fall back (auto), or one revision only (2025-11-25 is the initialize handshake). */
+export const PROTOCOL_SETTINGS = ["auto", "2025-11-25", STATELESS_REVISION] as const;
+export type ProtocolSetting = (typeof PROTOCOL_SETTINGS)[number];
 export const CONNECTOR_KEYS = ["type", ...STDIO_KEYS, ...HTTP_KEYS, ...SETTING_KEYS] as const;
 
 /** Host configs' "type"; "sse" is recognised only to refuse it clearly. */

@@ -5,9 +5,9 @@
 import type { Core } from "../decisions/core.js";
 import { Budget, CONFIG_KEY_SUGGEST_EDITS, CONNECTOR_ID_CHARS_MAX, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 import {
-  ATRIUM_KEYS, CONNECTOR_ID, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
+  ATRIUM_KEYS, CONNECTOR_ID, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, PROTOCOL_SETTINGS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
   STDIO_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
-  type AtriumConfig, type ConfigError, type ConnectorConfig, type LifecycleConfig, type ResultsConfig, type SandboxConfig, type ValidationResult, type ViewsConfig,
+  type AtriumConfig, type ConfigError, type ConnectorConfig, type LifecycleConfig, type ProtocolSetting, type ResultsConfig, type SandboxConfig, type ValidationResult, type ViewsConfig,
 } from "./schema.js";
 import { isJsonObject } from "../support/json-object.js";
 import { editDistance } from "../support/text/edit-distance.js";
@@ -113,6 +113,7 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
     startTimeoutMs: own(entry, "startTimeoutMs") === undefined ? undefined : limit(ctx, `${path}.startTimeoutMs`, own(entry, "startTimeoutMs"), CONNECTOR_LIMITS.startTimeoutMs),
     maxResultBytes: own(entry, "maxResultBytes") === undefined ? undefined : limit(ctx, `${path}.maxResultBytes`, own(entry, "maxResultBytes"), CONNECTOR_LIMITS.maxResultBytes),
     disabled: bool(ctx, `${path}.disabled`, own(entry, "disabled"), false),
+    protocol: protocol(ctx, `${path}.protocol`, own(entry, "protocol")),
   };
   return kind === "http"
     ? { ...settings, kind, url: url ?? "", headers }
@@ -127,6 +128,13 @@ function typeField(ctx: Ctx, path: string, type: unknown, kind: ConnectorConfig[
   const declared = Object.hasOwn(TYPE_KINDS, type) ? TYPE_KINDS[type] : undefined;
   if (!declared) return fail(ctx, p, `must be one of ${Object.keys(TYPE_KINDS).map((t) => `"${t}"`).join(", ")}, got ${show(type, ctx)}`);
   if (kind && declared !== kind) fail(ctx, p, `"${type}" does not match an entry with "${kind === "stdio" ? "command" : "url"}"`);
+}
+
+function protocol(ctx: Ctx, path: string, value: unknown): ProtocolSetting {
+  if (value === undefined) return "auto";
+  if (typeof value !== "string") return fail(ctx, path, expected("a string", value)) ?? "auto";
+  if ((PROTOCOL_SETTINGS as readonly string[]).includes(value)) return value as ProtocolSetting;
+  return fail(ctx, path, `must be one of ${PROTOCOL_SETTINGS.map((p) => `"${p}"`).join(", ")}, got ${show(value, ctx)} ("auto" probes with server/discover and falls back to initialize)`) ?? "auto";
 }
 
 function sandboxOf(ctx: Ctx, block: Obj): SandboxConfig {

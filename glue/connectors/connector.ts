@@ -1,8 +1,9 @@
 // One downstream server: start in the background (never blocking atrium or another
 // connector), retry a failed start with bounded backoff, list its tools to completion, follow
 // tools/list_changed (its tools are not read-only until the new list is in), restart with
-// backoff after a crash, and turn every failure of a call into a typed error.
-import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
+// backoff after a crash, and turn every failure of a call into a typed error. It reaches either
+// protocol revision (revision.ts).
+import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { AtriumError, clampEcho } from "../support/errors.js";
 import { StderrRing } from "./stderr-ring.js";
@@ -10,6 +11,7 @@ import { createTransport, type ConnectorTransport } from "./transports.js";
 import { LooseResult, readToolResult, readToolsPage, type DownstreamTool, type ToolResult } from "./downstream-shapes.js";
 import { explainStartFailure, sdk1Message } from "./start-failure.js";
 import { abortable } from "./abortable.js";
+import { reachRevision, type Verdict } from "./revision.js";
 import { CONNECTOR_BACKOFF_FACTOR, CONNECTOR_LIST_PAGES_MAX, STDERR_TAIL_LINES } from "../decisions/generated/spec.js";
 import { MS_PER_SECOND } from "../support/format.js";
 import { DROPPED_ANSWER_CODE, HTTP_STATUS } from "../support/wire.js";
@@ -30,6 +32,10 @@ export class Connector {
   duplicates = new Set<string>();
   /** From tools/list_changed until the new list is in (spec R10: never read-only). */
   refreshing = false;
+  /** The protocol revision of the current (or last) connection, e.g. "2026-07-28"; undefined before one worked. */
+  revision?: string;
+  /** How that revision was reached, in words for doctor ("server/discover", "initialize, after …"). */
+  revisionHow?: string;
   /** Why the connector is not ready (start failure, crash), for search, doctor and errors. */
   problem?: string;
   /** When the next start or restart attempt is due (epoch ms), while one is scheduled. */
@@ -46,6 +52,10 @@ export class Connector {
   private listing?: Promise<void>;
   /** The re-listing after tools/list_changed used up its retries: no longer recovering by itself. */
   private relistGaveUp = false;
+  /** The revision that worked before, reused by later restarts and retries (revision.ts). */
+  private verdict?: Verdict;
+  /** Aborted when the start attempt in progress is given up (its deadline, stop). */
+  private connecting?: AbortController;
 
   constructor(
     readonly config: ConnectorConfig,
@@ -55,6 +65,7 @@ export class Connector {
     refusal?: string,
   ) {
     this.stderr = new StderrRing(limits.stderrBytes);
+
     this.state = config.disabled ? "disabled" : refusal ? "refused" : "starting";
     this.problem = refusal;
   }
@@ -106,6 +117,7 @@ export class Connector {
 
   async stop(): Promise<void> {
     clearTimeout(this.timer);
+    this.connecting?.abort();
     this.nextAttemptAt = undefined;
     if (this.state !== "disabled" && this.state !== "refused") this.setState("stopped");
     await this.dropClient();
@@ -148,20 +160,50 @@ export class Connector {
     return attempt;
   }
 
-  private async connect(): Promise<void> {
+  /** Opens a transport and client for one try, after closing the previous ones. */
+  private async open(negotiation: VersionNegotiationOptions | undefined): Promise<{ client: Client; handle: ConnectorTransport }> {
+    await this.dropClient();
     const handle = createTransport(this.config, this.stderr, this.limits.depth);
-    const client = new Client({ name: "atrium", version: this.version }, { capabilities: {} });
+    const client = new Client({ name: "atrium", version: this.version }, { capabilities: {}, versionNegotiation: negotiation });
     client.setNotificationHandler("notifications/tools/list_changed", () => this.listChanged(client));
     client.onclose = () => this.onClosed(client);
     this.handle = handle;
     this.client = client;
+    return { client, handle };
+  }
+
+  private async connect(): Promise<void> {
     const deadline = this.config.startTimeoutMs;
+    const attempt = new AbortController();
+    this.connecting = attempt;
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`it did not answer initialize and list its tools within ${deadline} ms (startTimeoutMs)`)), deadline); });
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        attempt.abort();
+        reject(new Error(`it did not answer initialize and list its tools within ${deadline} ms (startTimeoutMs)`));
+      }, deadline);
+    });
+    const run = async () => {
+      const reached = await reachRevision(this.config, this.verdict, async (negotiation, options) => {
+        if (attempt.signal.aborted) throw new Error("the start attempt was given up");
+        const { client, handle } = await this.open(negotiation);
+        await client.connect(handle.transport, options);
+        return client;
+      }, attempt.signal).catch((e: unknown) => {
+        this.verdict = undefined; // what worked before did not: the next attempt negotiates afresh
+        throw e;
+      });
+      const client = this.client!;
+      this.revision = reached.revision;
+      this.revisionHow = reached.how;
+      this.verdict = reached.verdict;
+      this.setTools(await this.listTools(client, deadline));
+    };
     try {
-      await Promise.race([client.connect(handle.transport).then(() => this.listTools(client, deadline)).then((t) => this.setTools(t)), timeout]);
+      await Promise.race([run(), timeout]);
     } finally {
       clearTimeout(timer);
+      if (this.connecting === attempt) this.connecting = undefined;
     }
     this.problem = undefined;
     this.readyAt = Date.now();

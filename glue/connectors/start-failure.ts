@@ -2,10 +2,14 @@
 // on PATH, a refused connection, a process that exited before answering (with its exit code).
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
+import { RevisionError, revisionFailure } from "./revision.js";
 
 export interface ExitFacts { code: number | null; signal: string | null }
 
 export function explainStartFailure(config: ConnectorConfig, e: unknown, exit: ExitFacts | undefined): string {
+  if (e instanceof RevisionError) return revisionFailure(e, (last) => explainStartFailure(config, last, exit));
+  // A server/discover probe that could not reach the server carries the network error as its cause.
+  if (e instanceof SdkError && e.code === SdkErrorCode.EraNegotiationFailed && e.cause instanceof Error) return explainStartFailure(config, e.cause, exit);
   const err = e as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } } | undefined;
   const code = typeof err?.code === "string" ? err.code : typeof err?.cause?.code === "string" ? err.cause.code : undefined;
   if (config.kind === "stdio") {

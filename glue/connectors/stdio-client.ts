@@ -31,6 +31,15 @@ export class BoundedStdioClient implements Transport {
     return this.child?.pid ?? null;
   }
 
+  /**
+   * The child's stderr (read into the connector's ring). With `pid` it is how the SDK client
+   * recognises a stdio channel: its server/discover probe then takes silence for a 2025-11-25
+   * server, not an outage (connectors/revision.ts).
+   */
+  get stderr(): NodeJS.ReadableStream | null {
+    return this.child?.stderr ?? null;
+  }
+
   start(): Promise<void> {
     if (this.child) throw new Error("this connector transport is already started");
     return new Promise((resolve, reject) => {

@@ -408,6 +408,8 @@ export const STDERR_TAIL_LINES = 5;
 export const DOCTOR_STDERR_TAIL_LINES = 8;
 /** 8 bytes: Bytes of a top-level key the stdin scanner keeps; longer than every key it looks for (id, method, result, error) */
 export const TOP_KEY_BYTES_KEPT = 8;
+/** 3000 ms: How long a stdio connector whose protocol is auto waits for the answer to its server/discover probe; silence that long is a 2025-11-25 server that ignores unknown requests before initialize, and initialize follows on the same process */
+export const CONNECTOR_PROBE_MS = 3000;
 /** 50 addresses: Addresses one atrium.describe takes */
 export const HOST_DESCRIBE_ADDRESSES_MAX = 50;
 /** 1024 characters: A generous bound on one address, for the serialized size of a describe request */

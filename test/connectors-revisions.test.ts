@@ -1,0 +1,180 @@
+// Downstream servers of either protocol revision behind a real atrium over stdio (issue 10,
+// item 3): a server that speaks only 2026-07-28 over stdio and over Streamable HTTP (SDK 2's
+// serveStdio / createMcpHandler with legacy: 'reject'), a real 2025-11-25-only server from npm
+// (server-memory, SDK 1), a server that answers server/discover wrongly (falls back to
+// initialize, or is unavailable with the reason), and one that exits on any request before
+// initialize. Each is searched, called directly and from a program, its destructive tool is
+// held for approval, and doctor names its revision.
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { atriumBin, fixture, nodeServer, npmBin, startAtrium, type Atrium } from "./harness/atrium-client.js";
+import { startModernHttp, type ModernHttp } from "./fixtures/modern-kit.js";
+
+const err = (r: any) => r.structuredContent?.error;
+const modern = fixture("modern-server");
+const strict = fixture("strict-init-server");
+const freePort = () => new Promise<number>((resolve) => { const s = createServer().listen(0, () => { const p = (s.address() as any).port; s.close(() => resolve(p)); }); });
+
+/** Polls `check` until it is true (bounded); answers whether it became true. */
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 10_000, everyMs = 25): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return false;
+}
+
+const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
+
+let dir: string;
+let http26: ModernHttp;
+let a: Atrium;
+const log = (name: string) => join(dir, `${name}.log`);
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "atrium-revisions-"));
+  http26 = await startModernHttp();
+  a = await startAtrium({
+    config: {
+      mcpServers: {
+        m26: nodeServer(modern, { env: { MODERN_LOG: log("m26") } }),
+        h26: { url: http26.url },
+        mem: { command: npmBin("mcp-server-memory"), env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
+        mal: nodeServer(modern, { env: { MODERN_LOG: log("mal"), MODERN_DISCOVER: "malformed", MODERN_LEGACY: "serve" } }),
+        malrej: nodeServer(modern, { env: { MODERN_DISCOVER: "malformed" } }),
+        strict: nodeServer(strict, { env: { STRICT_LOG: log("strict") } }),
+      },
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await a?.close();
+  await http26?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("connectors reach servers of either revision", () => {
+  it("search finds the tools of every server; only the one that answers server/discover wrongly and refuses initialize is unavailable, with why", async () => {
+    for (const id of ["m26", "h26", "mal"]) {
+      const found = await a.json("search_tools", { query: "read note", connector: id });
+      expect(found.results[0]?.address, id).toBe(`${id}.read_note`);
+    }
+    expect((await a.json("search_tools", { query: "read graph", connector: "mem" })).results[0].address).toBe("mem.read_graph");
+    expect((await a.json("search_tools", { query: "peek", connector: "strict" })).results[0].address).toBe("strict.peek");
+    const all = await a.json("search_tools", { query: "", limit: 1 });
+    expect(all.unavailable.map((u: any) => u.connector)).toEqual(["malrej"]);
+    expect(all.unavailable[0].problem).toContain("its answer to server/discover is not a usable 2026-07-28 result");
+    expect(all.unavailable[0].problem).toContain("it refuses initialize, offering only 2026-07-28");
+  });
+
+  it("call_tool reaches a 2026-only server over stdio and over HTTP on 2026-07-28, and the malformed-discover server on 2025-11-25", async () => {
+    for (const [id, era] of [["m26", "modern"], ["h26", "modern"], ["mal", "legacy"]]) {
+      expect((await a.json("call_tool", { address: `${id}.server_era`, resultMode: "value" })).data, id).toBe(era);
+      expect((await a.json("call_tool", { address: `${id}.read_note`, args: { id: "n1" }, resultMode: "value" })).data, id).toBe("first note");
+    }
+    const graph = await a.json("call_tool", { address: "mem.read_graph", resultMode: "value" });
+    expect(graph.data).toEqual({ entities: [], relations: [] });
+    expect((await a.json("call_tool", { address: "strict.peek", resultMode: "value" })).data).toBe("peeked");
+    // The 2026-only HTTP server saw only 2026-07-28 requests: the probe, then envelope-carrying ones.
+    expect(http26.methods[0]).toBe("server/discover 2026-07-28");
+    expect(http26.methods.filter((m) => !m.endsWith(" 2026-07-28"))).toEqual([]);
+  });
+
+  it("HTTP failures of a call on a 2026-07-28 connection are the same typed errors as on 2025-11-25, and the next call works", async () => {
+    for (const [status, code, retryable] of [[429, "rate_limited", true], [401, "auth_required", false], [403, "auth_required", false], [503, "unavailable", true]] as const) {
+      http26.forceStatus = status;
+      const r = await a.call("call_tool", { address: "h26.read_note", args: { id: "n1" } });
+      http26.forceStatus = 0;
+      expect(err(r), String(status)).toMatchObject({ code, retryable });
+      expect((await a.json("call_tool", { address: "h26.read_note", args: { id: "n1" }, resultMode: "value" })).data).toBe("first note");
+    }
+  });
+
+  it("execute_code calls a read-only tool of each", async () => {
+    const v = await a.value(`async () => [
+      await m26.read_note({ id: "n2" }), await h26.read_note({ id: "n2" }), await mal.read_note({ id: "n2" }),
+      (await mem.read_graph({})).entities.length, await strict.peek({}),
+    ]`);
+    expect(v).toEqual(["second note", "second note", "second note", 0, "peeked"]);
+  });
+
+  it("a destructive tool of each needs approval, and runs through call_destructive_tool", async () => {
+    for (const address of ["m26.delete_note", "h26.delete_note", "mal.delete_note", "mem.delete_entities", "strict.wipe"]) {
+      expect(err(await a.call("call_tool", { address, args: address.startsWith("mem") ? { entityNames: ["x"] } : { id: "n2" } }))?.code, address).toBe("destructive_tool_requires_approval");
+    }
+    for (const id of ["m26", "h26"]) {
+      const r = await a.json("call_destructive_tool", { address: `${id}.delete_note`, args: { id: "n2" }, reason: "test", resultMode: "value" });
+      expect(r.data, id).toBe("deleted n2");
+    }
+  });
+
+  it("a server that exits on the server/discover probe is started again without it, and its restarts skip the probe", async () => {
+    const first = lines(log("strict"));
+    expect(first.slice(0, 3)).toEqual(["spawn", "server/discover", "spawn"]);
+    expect(first[3]).toBe("initialize");
+    await a.call("call_tool", { address: "strict.crash" }); // exits the process: atrium restarts it
+    const back = await until(async () => lines(log("strict")).filter((l) => l === "spawn").length === 3 && (await a.json("call_tool", { address: "strict.peek", resultMode: "value" })).data === "peeked", 20_000, 100);
+    expect(back).toBe(true);
+    const after = lines(log("strict"));
+    expect(after.filter((l) => l === "server/discover")).toHaveLength(1);
+    expect(after[after.lastIndexOf("spawn") + 1]).toBe("initialize");
+  });
+});
+
+describe("atrium doctor names each connector's revision", () => {
+  let everything: ChildProcess;
+  let everythingUrl: string;
+  let httpMal: ModernHttp;
+  beforeAll(async () => {
+    httpMal = await startModernHttp({ discover: "malformed", legacy: "serve" });
+    const port = await freePort();
+    everything = spawn(process.execPath, [npmBin("mcp-server-everything"), "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    await new Promise<void>((resolve) => everything.stderr!.on("data", (c) => { if (String(c).includes("listening")) resolve(); }));
+    everythingUrl = `http://127.0.0.1:${port}/mcp`;
+  }, 30_000);
+  afterAll(async () => {
+    everything?.kill();
+    await httpMal?.close();
+  });
+
+  it("shows the revision and how it was reached for 2026-only, 2025-only, malformed-discover, probe-exiting and silent servers, and the reason for the one that fails", async () => {
+    const config = join(dir, "doctor.json");
+    writeFileSync(config, JSON.stringify({
+      mcpServers: {
+        m26: nodeServer(modern),
+        h26: { url: http26.url },
+        mem: { command: npmBin("mcp-server-memory"), env: { MEMORY_FILE_PATH: join(dir, "doctor-memory.jsonl") } },
+        everything: { url: everythingUrl },
+        mal: nodeServer(modern, { env: { MODERN_DISCOVER: "malformed", MODERN_LEGACY: "serve" } }),
+        hmal: { url: httpMal.url },
+        malrej: nodeServer(modern, { env: { MODERN_DISCOVER: "malformed" } }),
+        strict: nodeServer(strict),
+        silent: nodeServer(strict, { env: { STRICT_INIT: "silent" } }),
+        pinned: nodeServer(modern, { protocol: "2026-07-28" }),
+        old: nodeServer(modern, { env: { MODERN_LEGACY: "serve" }, protocol: "2025-11-25" }),
+      },
+    }));
+    // Not spawnSync: the HTTP fixtures answer from this process.
+    const r = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+      const p = execFile(process.execPath, [atriumBin, "doctor", "--config", config], { cwd: dir, env: { ...process.env, ATRIUM_CONFIG: "" }, timeout: 45_000 }, (_e, stdout) => resolve({ status: p.exitCode, stdout }));
+    });
+    const out = r.stdout.split("\n");
+    const under = (id: string) => out[out.findIndex((l) => l.startsWith(`ok   ${id} `) || l.startsWith(`FAIL ${id} `)) + 1] ?? "";
+    expect(under("m26"), r.stdout).toBe("     protocol 2026-07-28, by server/discover");
+    expect(under("h26")).toBe("     protocol 2026-07-28, by server/discover");
+    for (const id of ["mem", "everything", "mal", "hmal", "silent"]) expect(under(id), id).toMatch(/^ {5}protocol 2025-11-25, by initialize, after server\/discover offered no 2026-07-28 /);
+    expect(under("strict")).toBe("     protocol 2025-11-25, by initialize, without the probe: the process exited on the server/discover probe");
+    expect(under("pinned")).toMatch(/^ {5}protocol 2026-07-28, by server\/discover \("protocol" is set to 2026-07-28\)/);
+    expect(under("old")).toMatch(/^ {5}protocol 2025-11-25, by initialize \("protocol" is set to 2025-11-25\)/);
+    expect(r.stdout).toMatch(/^FAIL malrej /m);
+    expect(under("malrej")).toContain("failed to start: its answer to server/discover is not a usable 2026-07-28 result (malformed, or not offering it), and it refuses initialize, offering only 2026-07-28");
+    expect(r.stdout).toContain("1 connector(s) failed");
+    expect(r.status).toBe(1);
+  }, 60_000);
+});
