@@ -4,7 +4,9 @@
 // (server-memory, SDK 1), a server that answers server/discover wrongly (falls back to
 // initialize, or is unavailable with the reason), and one that exits on any request before
 // initialize. Each is searched, called directly and from a program, its destructive tool is
-// held for approval, and doctor names its revision.
+// held for approval, doctor names its revision, and list changes on 2026-07-28 reach the
+// catalog both ways (subscriptions/listen, subscribed again when the stream is cut, and a
+// re-list when the list's ttlMs runs out), with the R10 window held shut on both.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
@@ -42,7 +44,8 @@ beforeAll(async () => {
   a = await startAtrium({
     config: {
       mcpServers: {
-        m26: nodeServer(modern, { env: { MODERN_LOG: log("m26") } }),
+        m26: nodeServer(modern, { env: { MODERN_LOG: log("m26"), MODERN_LIST_DELAY_MS: "800" } }),
+        ttl26: nodeServer(modern, { env: { MODERN_LOG: log("ttl26"), MODERN_LIST_CHANGED: "false", MODERN_TTL_MS: "200", MODERN_LIST_DELAY_MS: "800" } }),
         h26: { url: http26.url },
         mem: { command: npmBin("mcp-server-memory"), env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
         mal: nodeServer(modern, { env: { MODERN_LOG: log("mal"), MODERN_DISCOVER: "malformed", MODERN_LEGACY: "serve" } }),
@@ -61,7 +64,7 @@ afterAll(async () => {
 
 describe("connectors reach servers of either revision", () => {
   it("search finds the tools of every server; only the one that answers server/discover wrongly and refuses initialize is unavailable, with why", async () => {
-    for (const id of ["m26", "h26", "mal"]) {
+    for (const id of ["m26", "ttl26", "h26", "mal"]) {
       const found = await a.json("search_tools", { query: "read note", connector: id });
       expect(found.results[0]?.address, id).toBe(`${id}.read_note`);
     }
@@ -74,7 +77,7 @@ describe("connectors reach servers of either revision", () => {
   });
 
   it("call_tool reaches a 2026-only server over stdio and over HTTP on 2026-07-28, and the malformed-discover server on 2025-11-25", async () => {
-    for (const [id, era] of [["m26", "modern"], ["h26", "modern"], ["mal", "legacy"]]) {
+    for (const [id, era] of [["m26", "modern"], ["h26", "modern"], ["ttl26", "modern"], ["mal", "legacy"]]) {
       expect((await a.json("call_tool", { address: `${id}.server_era`, resultMode: "value" })).data, id).toBe(era);
       expect((await a.json("call_tool", { address: `${id}.read_note`, args: { id: "n1" }, resultMode: "value" })).data, id).toBe("first note");
     }
@@ -114,6 +117,57 @@ describe("connectors reach servers of either revision", () => {
     }
   });
 
+  it("a list change on a 2026-only server reaches the catalog over subscriptions/listen, over stdio and over HTTP", async () => {
+    for (const id of ["m26", "h26"]) {
+      const r = await a.call("call_destructive_tool", { address: `${id}.add_tool`, args: { name: `fresh_${id}` }, reason: "test" });
+      expect(r.isError, id).toBeFalsy();
+      const seen = await until(async () => (await a.json("search_tools", { query: `fresh_${id}`, connector: id })).results.some((x: any) => x.address === `${id}.fresh_${id}`));
+      expect(seen, id).toBe(true);
+      expect((await a.json("call_tool", { address: `${id}.fresh_${id}`, resultMode: "value" })).data).toBe(`extra tool fresh_${id}`);
+    }
+    expect(lines(log("m26"))).toContain("subscriptions/listen 2026-07-28");
+    expect(http26.methods).toContain("subscriptions/listen 2026-07-28");
+  });
+
+  it("when a 2026 server's listen stream is cut, atrium subscribes again and lists again, so later changes still reach the catalog", async () => {
+    const listens = () => http26.methods.filter((m) => m.startsWith("subscriptions/listen")).length;
+    const before = listens();
+    expect(http26.dropListenStreams()).toBe(1);
+    expect(await until(() => listens() > before)).toBe(true);
+    await a.call("call_destructive_tool", { address: "h26.add_tool", args: { name: "after_cut" }, reason: "test" });
+    expect(await until(async () => (await a.json("search_tools", { query: "after_cut", connector: "h26" })).results.some((x: any) => x.address === "h26.after_cut"))).toBe(true);
+  });
+
+  it("a 2026-only server that announces nothing is listed again when its list's ttlMs runs out, so its new tool reaches the catalog", async () => {
+    const before = lines(log("ttl26")).filter((l) => l.startsWith("tools/list")).length;
+    await a.call("call_destructive_tool", { address: "ttl26.add_tool", args: { name: "fresh_ttl" }, reason: "test" });
+    const seen = await until(async () => (await a.json("search_tools", { query: "fresh_ttl", connector: "ttl26" })).results.some((x: any) => x.address === "ttl26.fresh_ttl"));
+    expect(seen).toBe(true);
+    const log26 = lines(log("ttl26"));
+    expect(log26.filter((l) => l.startsWith("tools/list")).length).toBeGreaterThan(before);
+    expect(log26.some((l) => l.startsWith("subscriptions/listen"))).toBe(false); // it advertises no listChanged: nothing to listen to
+  });
+
+  it("R10 on a 2026 list change: a call right after it is judged on the new list, never the stale one", async () => {
+    const code = await a.value(`async () => {
+      await atrium.call("m26.harden", {});
+      try { await atrium.call("m26.read_note", { id: "n1" }); return "ran"; } catch (e) { return e.code; }
+    }`);
+    expect(code).toBe("destructive_tool_requires_approval");
+  });
+
+  it("R10 when a ttlMs runs out: while the new list is read the tools are not read-only, and a call waits for it", async () => {
+    await a.call("call_tool", { address: "ttl26.harden" }); // announced to nobody: only the ttlMs re-list can see it
+    let windowSeen = false;
+    const refreshing = await until(async () => {
+      const row = (await a.json("search_tools", { query: "read note", connector: "ttl26" })).results.find((x: any) => x.address === "ttl26.read_note");
+      windowSeen = row?.reason === "listing_refreshing";
+      return windowSeen;
+    }, 5_000, 10);
+    expect(refreshing).toBe(true);
+    expect(err(await a.call("call_tool", { address: "ttl26.read_note", args: { id: "n1" } }))?.code).toBe("destructive_tool_requires_approval");
+  });
+
   it("a server that exits on the server/discover probe is started again without it, and its restarts skip the probe", async () => {
     const first = lines(log("strict"));
     expect(first.slice(0, 3)).toEqual(["spawn", "server/discover", "spawn"]);
@@ -148,6 +202,7 @@ describe("atrium doctor names each connector's revision", () => {
     writeFileSync(config, JSON.stringify({
       mcpServers: {
         m26: nodeServer(modern),
+        ttl26: nodeServer(modern, { env: { MODERN_LIST_CHANGED: "false", MODERN_TTL_MS: "200" } }),
         h26: { url: http26.url },
         mem: { command: npmBin("mcp-server-memory"), env: { MEMORY_FILE_PATH: join(dir, "doctor-memory.jsonl") } },
         everything: { url: everythingUrl },
@@ -166,10 +221,11 @@ describe("atrium doctor names each connector's revision", () => {
     });
     const out = r.stdout.split("\n");
     const under = (id: string) => out[out.findIndex((l) => l.startsWith(`ok   ${id} `) || l.startsWith(`FAIL ${id} `)) + 1] ?? "";
-    expect(under("m26"), r.stdout).toBe("     protocol 2026-07-28, by server/discover");
-    expect(under("h26")).toBe("     protocol 2026-07-28, by server/discover");
+    expect(under("m26"), r.stdout).toBe("     protocol 2026-07-28, by server/discover; follows list changes by subscriptions/listen");
+    expect(under("ttl26")).toBe("     protocol 2026-07-28, by server/discover; follows list changes by ttlMs 200: listed again every 1000 ms");
+    expect(under("h26")).toBe("     protocol 2026-07-28, by server/discover; follows list changes by subscriptions/listen");
     for (const id of ["mem", "everything", "mal", "hmal", "silent"]) expect(under(id), id).toMatch(/^ {5}protocol 2025-11-25, by initialize, after server\/discover offered no 2026-07-28 /);
-    expect(under("strict")).toBe("     protocol 2025-11-25, by initialize, without the probe: the process exited on the server/discover probe");
+    expect(under("strict")).toBe("     protocol 2025-11-25, by initialize, without the probe: the process exited on the server/discover probe; follows list changes by tools/list_changed");
     expect(under("pinned")).toMatch(/^ {5}protocol 2026-07-28, by server\/discover \("protocol" is set to 2026-07-28\)/);
     expect(under("old")).toMatch(/^ {5}protocol 2025-11-25, by initialize \("protocol" is set to 2025-11-25\)/);
     expect(r.stdout).toMatch(/^FAIL malrej /m);

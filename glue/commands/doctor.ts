@@ -1,6 +1,6 @@
 // `atrium doctor`: starts every connector and writes a report on stdout (it is the command's
 // output: `atrium doctor > report.txt` keeps it): health, each connector's protocol revision
-// (and how it was reached), tool counts, how many tools are read-only vs
+// (how it was reached, how its list stays fresh), tool counts, how many tools are read-only vs
 // approval-required and why, the reason for each failure, operator lists that name tools a
 // server does not have, and a readOnlyTools line to review for unannotated tools.
 // Exit 0 only when every enabled connector is ready and every operator list applies.
@@ -67,9 +67,10 @@ function readyReport(app: App, c: Connector): { lines: string[]; problems: numbe
   return { lines, problems: unlisted.length };
 }
 
-/** The revision a ready connector speaks, and how atrium reached it. */
+/** The revision a ready connector speaks, how atrium reached it, and how its list stays fresh. */
 function protocolLine(c: Connector): string {
-  return `     protocol ${c.revision ?? "unknown"}, by ${c.revisionHow ?? "initialize"}`;
+  const fresh = c.freshness.length ? `follows list changes by ${c.freshness.join("; ")}` : "announces no list changes";
+  return `     protocol ${c.revision ?? "unknown"}, by ${c.revisionHow ?? "initialize"}; ${fresh}`;
 }
 
 function summary(source: string, configured: number, enabled: number, failed: number, warned: number): string[] {

@@ -2,7 +2,8 @@
 // connector), retry a failed start with bounded backoff, list its tools to completion, follow
 // tools/list_changed (its tools are not read-only until the new list is in), restart with
 // backoff after a crash, and turn every failure of a call into a typed error. It reaches either
-// protocol revision (revision.ts).
+// protocol revision (revision.ts); on 2026-07-28 list changes arrive over subscriptions/listen,
+// and a listing whose ttlMs runs out is read again, fail-closed like a list change.
 import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { AtriumError, clampEcho } from "../support/errors.js";
@@ -12,6 +13,7 @@ import { LooseResult, readToolResult, readToolsPage, type DownstreamTool, type T
 import { explainStartFailure, sdk1Message } from "./start-failure.js";
 import { abortable } from "./abortable.js";
 import { reachRevision, type Verdict } from "./revision.js";
+import { Freshness } from "./freshness.js";
 import { CONNECTOR_BACKOFF_FACTOR, CONNECTOR_LIST_PAGES_MAX, STDERR_TAIL_LINES } from "../decisions/generated/spec.js";
 import { MS_PER_SECOND } from "../support/format.js";
 import { DROPPED_ANSWER_CODE, HTTP_STATUS } from "../support/wire.js";
@@ -30,7 +32,7 @@ export class Connector {
   tools: DownstreamTool[] = [];
   /** Names the listing carried more than once (spec R11: never read-only). */
   duplicates = new Set<string>();
-  /** From tools/list_changed until the new list is in (spec R10: never read-only). */
+  /** From tools/list_changed (or its last listing's ttlMs running out) until the new list is in (spec R10: never read-only). */
   refreshing = false;
   /** The protocol revision of the current (or last) connection, e.g. "2026-07-28"; undefined before one worked. */
   revision?: string;
@@ -52,10 +54,14 @@ export class Connector {
   private listing?: Promise<void>;
   /** The re-listing after tools/list_changed used up its retries: no longer recovering by itself. */
   private relistGaveUp = false;
+  /** What started the refresh in progress, for its words. */
+  private refreshCause = "announced that its tools changed";
   /** The revision that worked before, reused by later restarts and retries (revision.ts). */
   private verdict?: Verdict;
   /** Aborted when the start attempt in progress is given up (its deadline, stop). */
   private connecting?: AbortController;
+  /** subscriptions/listen and the ttlMs timer of the current connection (2026-07-28). */
+  private readonly fresh: Freshness;
 
   constructor(
     readonly config: ConnectorConfig,
@@ -65,12 +71,21 @@ export class Connector {
     refusal?: string,
   ) {
     this.stderr = new StderrRing(limits.stderrBytes);
-
+    this.fresh = new Freshness({
+      live: (client) => client === this.client && this.state === "ready",
+      changed: (client, cause) => this.listChanged(client, cause),
+      backoff: (step) => this.backoff(step),
+      retries: limits.startRetries,
+      restartMaxMs: limits.restartMaxMs,
+      timeoutMs: config.startTimeoutMs,
+    });
     this.state = config.disabled ? "disabled" : refusal ? "refused" : "starting";
     this.problem = refusal;
   }
 
   get id(): string { return this.config.id; }
+  /** How this connection keeps its list fresh, for doctor: subscriptions/listen or tools/list_changed, and a ttlMs timer. */
+  get freshness(): string[] { return this.fresh.words; }
   get pid(): number | null { return this.handle?.pid() ?? null; }
   /** Whether atrium will try again by itself (spec E8: only then is `unavailable` retryable). */
   get recovering(): boolean { return this.state === "starting" || this.state === "retrying" || this.state === "restarting"; }
@@ -94,7 +109,7 @@ export class Connector {
   listingUnsettled(): AtriumError {
     const recovering = this.client !== undefined && !this.relistGaveUp;
     const why = recovering ? "the new list is not in yet; retry shortly" : `no new list could be read (${this.problem ?? "it failed"}); its tools stay behind approval until it announces another change or restarts`;
-    return new AtriumError("unavailable", `connector ${this.id} announced that its tools changed and ${why}`, { details: { connector: this.id, state: this.state }, recovering });
+    return new AtriumError("unavailable", `connector ${this.id} ${this.refreshCause} and ${why}`, { details: { connector: this.id, state: this.state }, recovering });
   }
 
   /** One tools/call. Its deadline is this connector's timeoutMs, or the time its caller has left
@@ -165,7 +180,7 @@ export class Connector {
     await this.dropClient();
     const handle = createTransport(this.config, this.stderr, this.limits.depth);
     const client = new Client({ name: "atrium", version: this.version }, { capabilities: {}, versionNegotiation: negotiation });
-    client.setNotificationHandler("notifications/tools/list_changed", () => this.listChanged(client));
+    client.setNotificationHandler("notifications/tools/list_changed", () => this.listChanged(client, "announced that its tools changed"));
     client.onclose = () => this.onClosed(client);
     this.handle = handle;
     this.client = client;
@@ -197,7 +212,10 @@ export class Connector {
       this.revision = reached.revision;
       this.revisionHow = reached.how;
       this.verdict = reached.verdict;
-      this.setTools(await this.listTools(client, deadline));
+      await this.fresh.follow(client, reached.modern);
+      const listed = await this.listTools(client, deadline);
+      this.setTools(listed.tools);
+      this.fresh.listed(client, listed.ttlMs);
     };
     try {
       await Promise.race([run(), timeout]);
@@ -209,17 +227,20 @@ export class Connector {
     this.readyAt = Date.now();
   }
 
-  private async listTools(client: Client, timeoutMs: number): Promise<DownstreamTool[]> {
+  /** Every page of tools/list, and the shortest ttlMs a page carried (2026-07-28). */
+  private async listTools(client: Client, timeoutMs: number): Promise<{ tools: DownstreamTool[]; ttlMs?: number }> {
     const tools: DownstreamTool[] = [];
+    let ttlMs: number | undefined;
     let cursor: string | undefined;
     for (let page = 0; page < CONNECTOR_LIST_PAGES_MAX; page++) {
       const raw = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, LooseResult, { timeout: timeoutMs });
       const read = readToolsPage(raw);
       tools.push(...read.tools);
+      if (read.ttlMs !== undefined) ttlMs = Math.min(ttlMs ?? read.ttlMs, read.ttlMs);
       if (!read.nextCursor || read.nextCursor === cursor) break;
       cursor = read.nextCursor;
     }
-    return tools;
+    return { tools, ttlMs };
   }
 
   /** Keeps the first definition of each name and remembers the names listed more than once. */
@@ -235,10 +256,11 @@ export class Connector {
     this.duplicates = duplicates;
   }
 
-  /** tools/list_changed: fail closed at once, then fetch the new list (retried with backoff). */
-  private listChanged(client: Client): void {
+  /** tools/list_changed (or a listing past its ttlMs): fail closed at once, then fetch the new list (retried with backoff). */
+  private listChanged(client: Client, cause: string): void {
     if (client !== this.client) return;
     this.refreshing = true;
+    this.refreshCause = cause;
     this.relistGaveUp = false;
     this.onChange();
     this.listing ??= this.relist(client).finally(() => { this.listing = undefined; });
@@ -247,14 +269,15 @@ export class Connector {
   private async relist(client: Client): Promise<void> {
     for (let i = 0; client === this.client; i++) {
       try {
-        const tools = await this.listTools(client, this.config.startTimeoutMs);
+        const listed = await this.listTools(client, this.config.startTimeoutMs);
         if (client !== this.client) return;
-        this.setTools(tools);
+        this.setTools(listed.tools);
+        this.fresh.listed(client, listed.ttlMs);
         this.refreshing = false;
         this.onChange();
         return;
       } catch (e) {
-        this.problem = `could not refresh its tools after tools/list_changed: ${clampEcho(explainStartFailure(this.config, e, undefined))}; its tools need approval until a listing succeeds`;
+        this.problem = `could not refresh its tools after it ${this.refreshCause}: ${clampEcho(explainStartFailure(this.config, e, undefined))}; its tools need approval until a listing succeeds`;
         if (i >= this.limits.startRetries) { this.relistGaveUp = true; return; }
         await new Promise((r) => setTimeout(r, this.backoff(i)).unref());
       }
@@ -270,6 +293,7 @@ export class Connector {
     const exit = this.handle?.exit();
     this.problem = `exited unexpectedly${exit?.code != null ? ` (code ${exit.code})` : exit?.signal ? ` (${exit.signal})` : ""}; restarting`;
     this.refreshing = false;
+    this.fresh.stop();
     this.schedule("restarting", () => this.restart(), this.restarts++);
   }
 
@@ -303,6 +327,7 @@ export class Connector {
   private async dropClient(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.fresh.stop();
     try { await client?.close(); } catch { /* already gone */ }
     try { await this.handle?.transport.close(); } catch { /* already gone */ }
   }

@@ -16,8 +16,8 @@ export interface DownstreamTool {
 }
 
 
-/** The usable tools of one tools/list page; entries without a string name are skipped. */
-export function readToolsPage(result: Record<string, unknown>): { tools: DownstreamTool[]; nextCursor?: string; skipped: number } {
+/** The usable tools of one tools/list page (entries without a string name are skipped), and its ttlMs (2026-07-28) when it is a number. */
+export function readToolsPage(result: Record<string, unknown>): { tools: DownstreamTool[]; nextCursor?: string; skipped: number; ttlMs?: number } {
   const raw = Array.isArray(result.tools) ? result.tools : [];
   const tools: DownstreamTool[] = [];
   for (const t of raw) {
@@ -30,7 +30,12 @@ export function readToolsPage(result: Record<string, unknown>): { tools: Downstr
       annotations: t.annotations,
     });
   }
-  return { tools, nextCursor: typeof result.nextCursor === "string" && result.nextCursor !== "" ? result.nextCursor : undefined, skipped: raw.length - tools.length };
+  return {
+    tools,
+    nextCursor: typeof result.nextCursor === "string" && result.nextCursor !== "" ? result.nextCursor : undefined,
+    skipped: raw.length - tools.length,
+    ...(typeof result.ttlMs === "number" && Number.isFinite(result.ttlMs) && { ttlMs: result.ttlMs }),
+  };
 }
 
 export interface ToolResult { content: Record<string, unknown>[]; structuredContent?: unknown; isError?: boolean }
