@@ -224,7 +224,11 @@ describe("atrium doctor names each connector's revision", () => {
     expect(under("m26"), r.stdout).toBe("     protocol 2026-07-28, by server/discover; follows list changes by subscriptions/listen");
     expect(under("ttl26")).toBe("     protocol 2026-07-28, by server/discover; follows list changes by ttlMs 200: listed again every 1000 ms");
     expect(under("h26")).toBe("     protocol 2026-07-28, by server/discover; follows list changes by subscriptions/listen");
-    for (const id of ["mem", "everything", "mal", "hmal", "silent"]) expect(under(id), id).toMatch(/^ {5}protocol 2025-11-25, by initialize, after server\/discover offered no 2026-07-28 /);
+    const fellBack = (why: string) => `     protocol 2025-11-25, by initialize, after server/discover ${why}; follows list changes by tools/list_changed`;
+    expect(under("mem")).toBe(fellBack("was answered with an error (MCP error -32601: Method not found)"));
+    expect(under("everything")).toMatch(/^ {5}protocol 2025-11-25, by initialize, after server\/discover was answered with HTTP 400 and an error \(MCP error -32000: /);
+    for (const id of ["mal", "hmal"]) expect(under(id), id).toBe(fellBack("was answered with a result that is not a usable 2026-07-28 one (malformed, or not offering it)"));
+    expect(under("silent")).toBe(fellBack("had no answer within 3000 ms"));
     expect(under("strict")).toBe("     protocol 2025-11-25, by initialize, without the probe: the process exited on the server/discover probe; follows list changes by tools/list_changed");
     expect(under("pinned")).toMatch(/^ {5}protocol 2026-07-28, by server\/discover \("protocol" is set to 2026-07-28\)/);
     expect(under("old")).toMatch(/^ {5}protocol 2025-11-25, by initialize \("protocol" is set to 2025-11-25\)/);

@@ -204,7 +204,7 @@ export class Connector {
         const { client, handle } = await this.open(negotiation);
         await client.connect(handle.transport, options);
         return client;
-      }, attempt.signal).catch((e: unknown) => {
+      }, () => this.handle?.probeAnswer(), attempt.signal).catch((e: unknown) => {
         this.verdict = undefined; // what worked before did not: the next attempt negotiates afresh
         throw e;
       });

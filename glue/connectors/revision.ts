@@ -14,10 +14,11 @@
 //     to 2026-07-28, where only a usable server/discover answer will do.
 // What worked is remembered for the connector's later restarts and retries (`Verdict`), so a
 // server that dies on the probe is probed once per atrium process, not once per restart.
-import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, type Client, type ConnectOptions, type PriorDiscovery, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, type Client, type ConnectOptions, type FetchLike, type PriorDiscovery, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { CONNECTOR_PROBE_MS, STATELESS_REVISION } from "../decisions/generated/spec.js";
 import { isJsonObject } from "../support/json-object.js";
+import { clampEcho } from "../support/errors.js";
 
 /** A revision atrium reached before, in the form the SDK's connect takes it back (`prior`). */
 export type Verdict = PriorDiscovery;
@@ -48,24 +49,57 @@ function firstPlan(config: ConnectorConfig, remembered: Verdict | undefined): Pl
   return { negotiation: { mode: "auto", probe: { timeoutMs: probeMs } }, how: "" };
 }
 
-/** How an auto connection that worked got there (the SDK does not say why it fell back). */
-function autoHow(client: Client, config: ConnectorConfig): string {
+/**
+ * How an auto connection that worked got there. The SDK does not say why it fell back, so the
+ * transport tells what came back to the probe (`answer`, see `probeAnswerWords`).
+ */
+function autoHow(client: Client, config: ConnectorConfig, answer: string | undefined): string {
   if (client.getProtocolEra() === "modern") return "server/discover";
-  const silent = config.kind === "stdio" ? `, or no answer within ${Math.min(CONNECTOR_PROBE_MS, config.startTimeoutMs)} ms` : "";
-  return `initialize, after server/discover offered no ${STATELESS_REVISION} (an error or an unusable answer${silent})`;
+  if (answer === "a result") return `initialize, after server/discover was answered with a result that is not a usable ${STATELESS_REVISION} one (malformed, or not offering it)`;
+  if (answer !== undefined) return `initialize, after server/discover was answered with ${answer}`;
+  if (config.kind === "stdio") return `initialize, after server/discover had no answer within ${Math.min(CONNECTOR_PROBE_MS, config.startTimeoutMs)} ms`;
+  return `initialize, after server/discover offered no ${STATELESS_REVISION}`;
+}
+
+/** What came back to a server/discover probe, in words: "a result", "an error (MCP error <code>: <message>)", or undefined when `message` is neither. */
+export function probeAnswerWords(message: unknown): string | undefined {
+  if (!isJsonObject(message)) return undefined;
+  if (isJsonObject(message.error)) return `an error (MCP error ${String(message.error.code)}: ${clampEcho(String(message.error.message ?? ""))})`;
+  return "result" in message ? "a result" : undefined;
+}
+
+/**
+ * A fetch for a remote connector's transport that notes what came back to a server/discover
+ * probe (`record`): an HTTP status, or the JSON-RPC answer of a JSON body. Everything else
+ * passes through untouched.
+ */
+export function probeWatchingFetch(record: (answer: string) => void, inner: FetchLike = fetch): FetchLike {
+  return async (url, init) => {
+    const response = await inner(url, init);
+    if (typeof init?.body === "string" && init.body.includes("server/discover")) {
+      let probe = false;
+      try { probe = (JSON.parse(init.body) as { method?: unknown }).method === "server/discover"; } catch { /* not ours to judge */ }
+      if (probe) {
+        const json = response.headers.get("content-type")?.includes("application/json") ? probeAnswerWords(await response.clone().json().catch(() => undefined)) : undefined;
+        if (!response.ok) record(`HTTP ${response.status}${json ? ` and ${json}` : ""}`);
+        else if (json) record(json);
+      }
+    }
+    return response;
+  };
 }
 
 /**
  * Connects by the connector's setting and what worked before, with the recoveries above. The
  * error of the last try is thrown; a RevisionError when a recovery was tried.
  */
-export async function reachRevision(config: ConnectorConfig, remembered: Verdict | undefined, connect: Connect, signal: AbortSignal): Promise<Reached> {
+export async function reachRevision(config: ConnectorConfig, remembered: Verdict | undefined, connect: Connect, probeAnswer: () => string | undefined, signal: AbortSignal): Promise<Reached> {
   const first = firstPlan(config, remembered);
   const options = (plan: Plan): ConnectOptions => ({ timeout: config.startTimeoutMs, signal, ...(plan.prior && { prior: plan.prior }) });
   const auto = !remembered && config.protocol === "auto";
   try {
     const client = await connect(first.negotiation, options(first));
-    return reached(client, auto ? autoHow(client, config) : first.how);
+    return reached(client, auto ? autoHow(client, config, probeAnswer()) : first.how);
   } catch (e) {
     const second = auto && !signal.aborted ? recovery(config, e) : undefined;
     if (!second) throw e;

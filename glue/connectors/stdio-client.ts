@@ -12,6 +12,7 @@ import { LineReader, type Line, type LineLimits } from "../transport/line-reader
 import type { ExitFacts } from "./start-failure.js";
 import { CONNECTOR_CLOSE_GRACE_MS } from "../decisions/generated/spec.js";
 import { DROPPED_ANSWER_CODE } from "../support/wire.js";
+import { probeAnswerWords } from "./revision.js";
 
 export interface StdioClientParams { command: string; args: string[]; env: Record<string, string>; cwd?: string }
 
@@ -20,6 +21,9 @@ export class BoundedStdioClient implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   exit?: ExitFacts;
+  /** What came back to a server/discover probe sent on this channel, in words (revision.ts). */
+  probeAnswer?: string;
+  private probeId?: string | number;
   private child?: ChildProcess;
   private readonly reader: LineReader;
 
@@ -65,6 +69,7 @@ export class BoundedStdioClient implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed) return Promise.reject(new Error("Not connected"));
+    if ("method" in message && message.method === "server/discover" && "id" in message) this.probeId = message.id;
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once("drain", () => resolve());
@@ -96,6 +101,10 @@ export class BoundedStdioClient implements Transport {
     } catch (e) {
       this.onerror?.(e as Error);
       return;
+    }
+    if (this.probeId !== undefined && !("method" in message) && "id" in message && message.id === this.probeId) {
+      this.probeId = undefined;
+      this.probeAnswer = probeAnswerWords(message);
     }
     this.onmessage?.(message);
   }

@@ -9,13 +9,21 @@ import type { StderrRing } from "./stderr-ring.js";
 import type { ExitFacts } from "./start-failure.js";
 import { NESTING_ENV } from "./nesting.js";
 import { BoundedStdioClient } from "./stdio-client.js";
+import { probeWatchingFetch } from "./revision.js";
 
-export interface ConnectorTransport { transport: Transport; pid(): number | null; exit(): ExitFacts | undefined }
+export interface ConnectorTransport {
+  transport: Transport;
+  pid(): number | null;
+  exit(): ExitFacts | undefined;
+  /** What came back to a server/discover probe on this transport, in words (revision.ts), if anything did. */
+  probeAnswer(): string | undefined;
+}
 
 export function createTransport(config: ConnectorConfig, stderr: StderrRing, depth: number): ConnectorTransport {
   if (config.kind === "http") {
-    const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
-    return { transport, pid: () => null, exit: () => undefined };
+    let answer: string | undefined;
+    const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: probeWatchingFetch((a) => { answer = a; }) });
+    return { transport, pid: () => null, exit: () => undefined, probeAnswer: () => answer };
   }
   const c = core();
   const transport = new BoundedStdioClient(
@@ -24,5 +32,5 @@ export function createTransport(config: ConnectorConfig, stderr: StderrRing, dep
     { maxBytes: c.limitDefault(Budget.downstream_line_bytes), maxDepth: c.limitDefault(Budget.downstream_depth), maxIdBytes: c.limitDefault(Budget.echo_clamp_chars) },
     (text) => stderr.push(text),
   );
-  return { transport, pid: () => transport.pid, exit: () => transport.exit };
+  return { transport, pid: () => transport.pid, exit: () => transport.exit, probeAnswer: () => transport.probeAnswer };
 }
