@@ -197,7 +197,7 @@ describe("atrium doctor names each connector's revision", () => {
     await httpMal?.close();
   });
 
-  it("shows the revision and how it was reached for 2026-only, 2025-only, malformed-discover, probe-exiting and silent servers, and the reason for the one that fails", async () => {
+  it("shows the revision and how it was reached for 2026-only (one slower to start than the probe), 2025-only, malformed-discover, probe-exiting and silent servers, and the reason for the one that fails", async () => {
     const config = join(dir, "doctor.json");
     writeFileSync(config, JSON.stringify({
       mcpServers: {
@@ -211,6 +211,7 @@ describe("atrium doctor names each connector's revision", () => {
         malrej: nodeServer(modern, { env: { MODERN_DISCOVER: "malformed" } }),
         strict: nodeServer(strict),
         silent: nodeServer(strict, { env: { STRICT_INIT: "silent" } }),
+        slow26: nodeServer(modern, { env: { MODERN_START_DELAY_MS: "3500" } }),
         pinned: nodeServer(modern, { protocol: "2026-07-28" }),
         old: nodeServer(modern, { env: { MODERN_LEGACY: "serve" }, protocol: "2025-11-25" }),
       },
@@ -230,6 +231,8 @@ describe("atrium doctor names each connector's revision", () => {
     for (const id of ["mal", "hmal"]) expect(under(id), id).toBe(fellBack("was answered with a result that is not a usable 2026-07-28 one (malformed, or not offering it)"));
     expect(under("silent")).toBe(fellBack("had no answer within 3000 ms"));
     expect(under("strict")).toBe("     protocol 2025-11-25, by initialize, without the probe: the process exited on the server/discover probe; follows list changes by tools/list_changed");
+    // Slower to start than the probe's deadline: taken for 2025-11-25, refused at initialize, reached pinned at the second try.
+    expect(under("slow26")).toBe("     protocol 2026-07-28, by server/discover, at the second try: it refuses initialize, offering only 2026-07-28; follows list changes by subscriptions/listen");
     expect(under("pinned")).toMatch(/^ {5}protocol 2026-07-28, by server\/discover \("protocol" is set to 2026-07-28\)/);
     expect(under("old")).toMatch(/^ {5}protocol 2025-11-25, by initialize \("protocol" is set to 2025-11-25\)/);
     expect(r.stdout).toMatch(/^FAIL malrej /m);
