@@ -159,6 +159,11 @@ describe("architecture walls", () => {
 
   });
 
+  it("every glue file opens with a comment that says what it owns", () => {
+    const silent = [...graph.keys()].filter((f) => !f.startsWith("decisions/generated/") && !/^\s*(\/\/|\/\*)/.test(readFileSync(join(GLUE, f), "utf8")));
+    expect(silent).toEqual([]);
+  });
+
   it("the worker and the main thread share one host-operation table", () => {
     // Both sides import it: the worker to bound and send a call, the bridge to count and dispatch it.
     const table = "sandbox/host-ops.ts";
