@@ -1,9 +1,24 @@
-// Reduces a downstream tool's `_meta` to the facts of spec/app-calls.md: whether its app may
-// call it. Shapes only; the core decides.
+// Reduces a downstream tool's (or result's) `_meta` to the facts of spec/app-calls.md: the
+// `ui://` resource it names, and whether its app may call it. Shapes only; the core decides.
 import { AppVisibility } from "../generated/spec.js";
 import { isJsonObject } from "../../support/json-object.js";
 
-const UI_META_KEY = "ui";
+/** The MCP Apps key the UI lives under in `_meta`, and the deprecated flat key hosts still read. */
+export const UI_META_KEY = "ui";
+export const FLAT_URI_KEY = "ui/resourceUri";
+const UI_SCHEME = "ui://";
+
+const isUiUri = (v: unknown): v is string => typeof v === "string" && v.startsWith(UI_SCHEME) && v.length > UI_SCHEME.length;
+
+/** The `ui://` resource a `_meta` names: `_meta.ui.resourceUri`, else the flat `_meta["ui/resourceUri"]`; anything not a ui:// URI names none. */
+export function uiResourceOf(meta: unknown): string | undefined {
+  if (!isJsonObject(meta)) return undefined;
+  const ui = Object.hasOwn(meta, UI_META_KEY) ? meta[UI_META_KEY] : undefined;
+  const nested = isJsonObject(ui) && Object.hasOwn(ui, "resourceUri") ? ui.resourceUri : undefined;
+  if (isUiUri(nested)) return nested;
+  const flat = Object.hasOwn(meta, FLAT_URI_KEY) ? meta[FLAT_URI_KEY] : undefined;
+  return isUiUri(flat) ? flat : undefined;
+}
 
 /**
  * A4: `_meta.ui.visibility` absent (MCP Apps' default ["model", "app"]) or a list of strings
