@@ -62,8 +62,8 @@ describe("downstream apps on an MCP Apps host", () => {
     // 'data:' and the keyword smuggled with a domain would loosen the policy: dropped; the unknown
     // permission too; the downstream's own domain is not atrium's.
     expect(c._meta).toEqual({ ui: { csp: { connectDomains: ["https://api.board.test"], resourceDomains: ["https://cdn.board.test"] }, permissions: { clipboardWrite: {} }, prefersBorder: true } });
-    expect(c.text).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self' 'unsafe-inline' https://cdn.board.test;`);
-    expect(c.text).toContain("connect-src https://api.board.test; frame-src 'none'; base-uri 'self'; object-src 'none'");
+    expect(c.text).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline' https://cdn.board.test;`);
+    expect(c.text).toContain("connect-src https://api.board.test; frame-src 'none'; base-uri 'none'; object-src 'none'");
     const config = JSON.parse(/<script type="application\/json" id="atrium-relay">(.*?)<\/script>/s.exec(c.text)![1]);
     expect(config).toMatchObject({ connector: "board", tool: "call_app_tool", allow: "clipboard-write" });
     expect(Buffer.from(config.html, "base64").toString("utf8")).toContain('<h2 id="title">Board</h2>');
@@ -150,6 +150,33 @@ describe("downstream apps on a plain host: no change", () => {
   });
 });
 
+describe("downstream apps on 2026-07-28: each request judged on its own capabilities (H13)", () => {
+  let apps: Atrium, plain: Atrium;
+  beforeAll(async () => {
+    [apps, plain] = await Promise.all([
+      startAtrium({ revision: "2026-07-28", apps: true, config: { mcpServers: { board: board("modern-apps") } } }),
+      startAtrium({ revision: "2026-07-28", config: { mcpServers: { board: board("modern-plain") } } }),
+    ]);
+  });
+  afterAll(async () => { await Promise.all([apps, plain].map((a) => a?.close())); });
+
+  it("an Apps request gets the UI named, its document, and call_app_tool; a plain one none of them", async () => {
+    const r: any = await apps.call("call_tool", { address: "board.show_board" });
+    expect(r._meta["ui/resourceUri"]).toBe(BOARD_UI);
+    expect((await apps.client.readResource({ uri: BOARD_UI })).contents[0].mimeType).toBe("text/html;profile=mcp-app");
+    expect(((await apps.call("call_app_tool", { connector: "board", tool: "list_items" })) as any).structuredContent).toEqual({ items: ["first", "second"] });
+
+    // (Every 2026-07-28 result carries the SDK's serverInfo in _meta; nothing of the UI.)
+    const p: any = await plain.call("call_tool", { address: "board.show_board" });
+    expect(Object.keys(p._meta ?? {})).toEqual(["io.modelcontextprotocol/serverInfo"]);
+    await expect(plain.client.readResource({ uri: BOARD_UI })).rejects.toThrow(/not found/i);
+    // Listed to every 2026-07-28 client (H14), run only for an Apps request.
+    expect((await plain.client.listTools()).tools.map((t) => t.name)).toContain("call_app_tool");
+    await expect(plain.call("call_app_tool", { connector: "board", tool: "list_items" })).rejects.toThrow(/Unknown tool: call_app_tool/);
+    expect(received("modern-plain").map((c) => c.tool)).toEqual(["show_board"]);
+  });
+});
+
 describe("downstream apps, the pieces", () => {
   const entry = (connectorId: string, extra: Partial<CatalogEntry> = {}): CatalogEntry => ({
     address: `${connectorId}.list_items`, connectorId, name: "list_items", description: "", inputSchema: {}, safety: "read_only", reason: "annotated_read_only",
@@ -188,8 +215,8 @@ describe("downstream apps, the pieces", () => {
     expect(allowAttribute(undefined)).toBe("");
   });
 
-  it("without declared domains the policy is the specification's restrictive default, closed further", () => {
-    expect(cspFor(undefined)).toBe("default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; base-uri 'self'; object-src 'none'");
+  it("without declared domains the policy is the specification's restrictive default, closed further (no 'self': in the relay it is the host's origin)", () => {
+    expect(cspFor(undefined)).toBe("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; media-src data:; connect-src 'none'; frame-src 'none'; base-uri 'none'; object-src 'none'");
     expect(cspFor({ frameDomains: ["https://www.youtube.com"], baseUriDomains: ["https://cdn.test"] })).toContain("frame-src https://www.youtube.com; base-uri https://cdn.test");
   });
 

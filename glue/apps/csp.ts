@@ -45,9 +45,10 @@ export function allowAttribute(permissions: AppPermissions | undefined): string 
 }
 
 /**
- * The policy the MCP Apps specification asks a host for: its restrictive default when nothing
- * is declared, the declared domains added to the directives they map to otherwise, plus
- * `frame-src`, `base-uri` and `object-src` closed unless declared.
+ * The policy the MCP Apps specification asks a host for — its restrictive default when nothing
+ * is declared, the declared domains added to the directives they map to otherwise — closed
+ * further: no `'self'` (inside the relay it would name the host's origin, which the downstream
+ * never declared), and `frame-src`, `base-uri` and `object-src` closed unless declared.
  */
 export function cspFor(csp: AppCsp | undefined): string {
   const resources = csp?.resourceDomains ?? [];
@@ -57,14 +58,14 @@ export function cspFor(csp: AppCsp | undefined): string {
   const directive = (name: string, base: string[], extra: string[]) => [name, ...base, ...extra].join(" ");
   return [
     "default-src 'none'",
-    directive("script-src", ["'self'", "'unsafe-inline'"], resources),
-    directive("style-src", ["'self'", "'unsafe-inline'"], resources),
-    directive("img-src", ["'self'", "data:"], resources),
-    directive("media-src", ["'self'", "data:"], resources),
-    ...(resources.length ? [directive("font-src", ["'self'"], resources)] : []),
+    directive("script-src", ["'unsafe-inline'"], resources),
+    directive("style-src", ["'unsafe-inline'"], resources),
+    directive("img-src", ["data:"], resources),
+    directive("media-src", ["data:"], resources),
+    ...(resources.length ? [directive("font-src", [], resources)] : []),
     connect.length ? directive("connect-src", [], connect) : "connect-src 'none'",
     frames.length ? directive("frame-src", [], frames) : "frame-src 'none'",
-    bases.length ? directive("base-uri", [], bases) : "base-uri 'self'",
+    bases.length ? directive("base-uri", [], bases) : "base-uri 'none'",
     "object-src 'none'",
   ].join("; ");
 }
