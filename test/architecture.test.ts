@@ -112,6 +112,11 @@ describe("architecture walls", () => {
     expect(callers).toEqual(["calls/invoke.ts"]);
   });
 
+  it("only invoke.ts reads a connector's resources (a downstream app's document)", () => {
+    const readers = [...graph.keys()].filter((f) => !isConnectorLayer(f) && /\bconnector\.readResource\(/.test(readFileSync(join(GLUE, f), "utf8")));
+    expect(readers).toEqual(["calls/invoke.ts"]);
+  });
+
   it("the core's door imports nothing of the glue but the generated tables and the package root", () => {
     expect([...graph.get("decisions/core.ts")!].sort()).toEqual(["decisions/generated/spec.ts", "support/package-root.ts"]);
   });

@@ -19,6 +19,8 @@ interface ConnectorCommon {
   startTimeoutMs: number;
   maxResultBytes: number;
   disabled: boolean;
+  /** Whether this connector's app (a downstream MCP Apps UI) may run its tools that may write (spec/app-calls.md A2). */
+  appWrites: boolean;
 }
 interface StdioConnectorConfig extends ConnectorCommon {
   kind: "stdio";
@@ -91,7 +93,7 @@ export const CONNECTOR_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${CONNECTOR_ID_CHA
 
 export const STDIO_KEYS = ["command", "args", "env", "cwd"] as const;
 export const HTTP_KEYS = ["url", "headers"] as const;
-const SETTING_KEYS = ["readOnlyTools", "approvalTools", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled"] as const;
+const SETTING_KEYS = ["readOnlyTools", "approvalTools", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled", "appWrites"] as const;
 export const CONNECTOR_KEYS = ["type", ...STDIO_KEYS, ...HTTP_KEYS, ...SETTING_KEYS] as const;
 
 /** Host configs' "type"; "sse" is recognised only to refuse it clearly. */
