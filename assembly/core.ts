@@ -5,3 +5,4 @@ export { classifyTool } from "./readonly";
 export { nameIsValid, vmBegin, vmBinding, vmKey, vmAddress, vmFixedArgs, vmFixedKey, vmViewArgs, vmViewKey } from "./manifest";
 export { limitDefault, limitMin, limitMax, limitAccepts, budgetCheck, budgetRoom } from "./budgets";
 export { envelope, errorRetryable, errorRetryableWhen } from "./envelope";
+export { appCall, appResult, appResource } from "./apps";

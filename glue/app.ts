@@ -14,6 +14,8 @@ import { skills } from "./mcp/tools/skills.js";
 import type { MetaTool } from "./mcp/tools/meta-tool.js";
 import { executeCode } from "./mcp/tools/execute-code.js";
 import { getView } from "./mcp/tools/get-view.js";
+import { callAppTool } from "./mcp/tools/call-app-tool.js";
+import { AppResources } from "./apps/resources.js";
 import { Budget, type Revision } from "./decisions/generated/spec.js";
 import type { SandboxPool } from "./sandbox/pool.js";
 import { startSandboxPool } from "./sandbox/start-pool.js";
@@ -26,8 +28,9 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const stash = new ResultStash({ ttlMs: config.results.stashTtlMs, maxBytes: config.results.stashBytes });
   const host = new HostState(c, config.views);
   const viewStore = new ResultStash({ ttlMs: c.limitDefault(Budget.view_store_ttl_ms), maxBytes: c.limitDefault(Budget.view_store_bytes) });
-  const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, getView] as MetaTool[];
-  const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, config, pool } };
+  const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, getView, callAppTool] as MetaTool[];
+  const appResources = new AppResources({ core: c, catalog });
+  const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, config, pool }, appResources };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
   return { config, registry, catalog, stash, host, serverFor, tools, pool };

@@ -3,7 +3,7 @@ import { buildAliases, toIdentifier } from "../glue/sandbox/aliases.js";
 import { guestGlobals } from "../glue/sandbox/guest-config.js";
 import type { CatalogEntry } from "../glue/catalog/entry.js";
 
-const entry = (connectorId: string, name: string): CatalogEntry => ({ address: `${connectorId}.${name}`, connectorId, name, description: "", inputSchema: {}, safety: "read_only", reason: "annotated_read_only", maxResultBytes: 50_000 });
+const entry = (connectorId: string, name: string): CatalogEntry => ({ address: `${connectorId}.${name}`, connectorId, name, description: "", inputSchema: {}, safety: "read_only", reason: "annotated_read_only", maxResultBytes: 50_000, appVisibility: 0, appWrites: false });
 
 describe("guest identifiers for connectors and tools", () => {
   it("turns non-identifier characters into _, prefixes a leading digit, suffixes a reserved word", () => {

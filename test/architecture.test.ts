@@ -112,6 +112,11 @@ describe("architecture walls", () => {
     expect(callers).toEqual(["calls/invoke.ts"]);
   });
 
+  it("only invoke.ts reads a connector's resources (a downstream app's document)", () => {
+    const readers = [...graph.keys()].filter((f) => !isConnectorLayer(f) && /\bconnector\.readResource\(/.test(readFileSync(join(GLUE, f), "utf8")));
+    expect(readers).toEqual(["calls/invoke.ts"]);
+  });
+
   it("the core's door imports nothing of the glue but the generated tables and the package root", () => {
     expect([...graph.get("decisions/core.ts")!].sort()).toEqual(["decisions/generated/spec.ts", "support/package-root.ts"]);
   });
@@ -157,6 +162,11 @@ describe("architecture walls", () => {
     const stray = literals.filter((x) => !homed(x)).map((l) => `glue/${l.file}:${l.line} ${l.text}`);
     expect(stray, "numbers in glue/: declare a bound in spec/bounds.md (or a budget in spec/budgets.md) and use its generated constant; name a protocol number with the SDK's constant or in support/wire.ts").toEqual([]);
 
+  });
+
+  it("every glue file opens with a comment that says what it owns", () => {
+    const silent = [...graph.keys()].filter((f) => !f.startsWith("decisions/generated/") && !/^\s*(\/\/|\/\*)/.test(readFileSync(join(GLUE, f), "utf8")));
+    expect(silent).toEqual([]);
   });
 
   it("the worker and the main thread share one host-operation table", () => {

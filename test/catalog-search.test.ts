@@ -30,6 +30,8 @@ function tool(connectorId: string, name: string, description: string, safety: Sa
     safety,
     reason: safety === "read_only" ? "annotated_read_only" : "read_only_absent",
     maxResultBytes: 50_000,
+    appVisibility: 0,
+    appWrites: false,
   };
 }
 const R: Safety = "read_only";

@@ -33,7 +33,7 @@ describe("validateConfig: file and connector shape", () => {
     expect(config.connectors).toEqual([
       {
         id: "github", kind: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { K: "V" }, cwd: "/srv",
-        readOnlyTools: [], approvalTools: [], disabled: false, protocol: "auto",
+        readOnlyTools: [], approvalTools: [], disabled: false, appWrites: false, protocol: "auto",
         timeoutMs: c.limitDefault(Budget.host_call_deadline_ms), startTimeoutMs: c.limitDefault(Budget.connector_start_ms), maxResultBytes: c.limitDefault(Budget.direct_result_bytes),
       },
     ]);
@@ -275,6 +275,13 @@ describe("validateConfig: numeric limits are the core's to judge", () => {
     expect(refused(gh({}, { atrium: { sandbox: { workers: 0 } } }))).toEqual([{ path: "atrium.sandbox.workers", message: "0 is below the minimum (accepted: whole numbers from 1 to 16; default 2)" }]);
     expect(refused(gh({}, { atrium: { sandbox: { workers: 17 } } }))).toEqual([{ path: "atrium.sandbox.workers", message: "17 is above the maximum (accepted: whole numbers from 1 to 16; default 2)" }]);
     expect(refused(gh({}, { atrium: { sandbox: { workers: "2" } } }))[0].message).toBe("expected a whole number, got string");
+  });
+
+  it("appWrites: a connector's app may write only when it is true (default false); anything but a boolean is refused at its path", () => {
+    expect(accepted(gh({})).connectors[0].appWrites).toBe(false);
+    expect(accepted(gh({ appWrites: true })).connectors[0].appWrites).toBe(true);
+    expect(refused(gh({ appWrites: "true" }))).toEqual([{ path: "mcpServers.github.appWrites", message: "expected a boolean, got string" }]);
+    expect(refused(gh({ appWrite: true }))).toEqual([{ path: "mcpServers.github.appWrite", message: 'unknown key; did you mean "appWrites"?' }]);
   });
 
   it("requires disabled to be a boolean", () => {

@@ -14,7 +14,10 @@ import { isJsonObject } from "../support/json-object.js";
 type ResultMode = "mcp" | "value";
 interface ShapeOptions { mode: ResultMode; fields?: string[]; capBytes: number; stash: ResultStash; address: string }
 
-export function shapeCallResult(result: ToolResult, opts: ShapeOptions): CallToolResult {
+/** The result for the caller, and whether it is the downstream's own (`asIs`: mcp mode, no projection, not cut; spec/app-calls.md A6). */
+export interface Shaped { result: CallToolResult; asIs: boolean }
+
+export function shapeCallResult(result: ToolResult, opts: ShapeOptions): Shaped {
   const failed = reportedError(opts.address, result);
   if (failed) throw failed;
   if (opts.mode === "value" || opts.fields) {
@@ -22,12 +25,16 @@ export function shapeCallResult(result: ToolResult, opts: ShapeOptions): CallToo
     const data = u.ok ? project(u.data, opts.fields) : undefined;
     const value = opts.mode === "value" ? { ok: true, data } : data;
     const text = JSON.stringify(value) ?? "null";
-    return capped(text, true, opts) ?? { content: [{ type: "text", text }], ...(isJsonObject(value) && { structuredContent: value }) };
+    return { result: capped(text, true, opts) ?? { content: [{ type: "text", text }], ...(isJsonObject(value) && { structuredContent: value }) }, asIs: false };
   }
   // mcp mode: text blocks are measured as text; anything else by its JSON.
   const allText = result.content.every((b) => b.type === "text");
   const text = allText ? result.content.map((b) => b.text as string).join("\n") : JSON.stringify(result.content);
-  return capped(text, allText, opts) ?? (result as CallToolResult);
+  const cut = capped(text, allText, opts);
+  if (cut) return { result: cut, asIs: false };
+  // The downstream's `_meta` is handed on only as the core decides (withAppUi); a plain host never sees it.
+  const { _meta: _downstreamMeta, ...own } = result;
+  return { result: own as CallToolResult, asIs: true };
 }
 
 function project(v: unknown, fields: string[] | undefined): unknown {

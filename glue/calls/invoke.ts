@@ -1,19 +1,24 @@
 // The one path every downstream call takes — direct (call_tool, call_destructive_tool), from a
-// program, or from a view: resolve the address → the core's read-only gate on the current
-// catalog → argument and payload checks → the connector's deadline → a typed result or error.
+// program, from a view, or from a downstream app (call_app_tool): resolve the address → the
+// core's gate on the current catalog (read-only, or for an app spec/app-calls.md A1–A5) →
+// argument and payload checks → the connector's deadline → a typed result or error. And the one
+// path a downstream app's UI document is read by (readAppResource).
 import type { Core } from "../decisions/core.js";
 import type { Catalog } from "../catalog/catalog.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import type { ToolResult } from "../connectors/downstream-shapes.js";
 import { AtriumError } from "../support/errors.js";
-import { Budget, BudgetCheck, ECHO_ARGS_BYTES_MAX, type ClassReasonName } from "../decisions/generated/spec.js";
-import { approvalPurposeText } from "../decisions/messages.js";
+import { AppCall, AppCallReason, AppRelation, Budget, BudgetCheck, ECHO_ARGS_BYTES_MAX, ToolClass, type ClassReasonName } from "../decisions/generated/spec.js";
+import { appCallReasonText, approvalPurposeText } from "../decisions/messages.js";
+import { codeName } from "../decisions/code-names.js";
 
 export interface InvokeRequest {
   address: unknown;
   args: unknown;
   /** Only call_destructive_tool sets this; every other path runs read-only tools only. */
   allowApproval: boolean;
+  /** The connector whose app made this call (call_app_tool): the core's app rules (A1–A5) judge it instead of the read-only gate. */
+  fromApp?: string;
   signal?: AbortSignal;
   /** The time the caller has left (a program: its run's wall clock); the connector caps its own
    * deadline by it, so a call never outlives its caller. */
@@ -35,7 +40,8 @@ export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<In
     throw new AtriumError("invalid_args", `args for ${entry.address} must be an object`, { details: { address: entry.address } });
   }
   const argsJson = JSON.stringify(args);
-  if (entry.safety !== "read_only" && !req.allowApproval) {
+  if (req.fromApp !== undefined) appGate(ctx, entry, req.fromApp);
+  else if (entry.safety !== "read_only" && !req.allowApproval) {
     throw new AtriumError("destructive_tool_requires_approval", `${entry.address} is not read-only (${entry.reason}); it runs only through call_destructive_tool, after the person approves`, {
       nextAction: { tool: "call_destructive_tool", arguments: Buffer.byteLength(argsJson) <= ECHO_ARGS_BYTES_MAX ? { address: entry.address, args } : { address: entry.address }, purpose: approvalPurposeText[entry.reason as ClassReasonName] ?? approvalPurposeText.invalid_facts },
       details: { address: entry.address, reason: entry.reason },
@@ -50,3 +56,23 @@ export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<In
   return { entry, result, durationMs: performance.now() - started };
 }
 
+
+/** A1–A5: a downstream app's call runs only as the core decides; a refusal says why. */
+function appGate(ctx: InvokeContext, entry: CatalogEntry, app: string): void {
+  const relation = entry.connectorId === app ? AppRelation.same : AppRelation.other;
+  const d = ctx.core.appCall(relation, entry.appVisibility, entry.safety === "read_only" ? ToolClass.read_only : ToolClass.approval, entry.appWrites);
+  if (d.answer === AppCall.allowed) return;
+  const reason = codeName(AppCallReason, d.reason) ?? "invalid_facts";
+  throw new AtriumError("app_call_refused", `${app}'s app may not call ${entry.address}: ${appCallReasonText[reason]}`, { details: { address: entry.address, app, reason } });
+}
+
+/**
+ * A downstream app's UI document, as its connector answers resources/read (waiting, bounded,
+ * for that connector alone to settle); undefined when atrium has no such connector.
+ */
+export async function readAppResource(ctx: Pick<InvokeContext, "catalog">, connectorId: string, uri: string, signal?: AbortSignal): Promise<Record<string, unknown> | undefined> {
+  const connector = ctx.catalog.connectorOf(`${connectorId}.`);
+  if (!connector) return undefined;
+  await connector.whenSettled(signal);
+  return connector.readResource(uri, { signal });
+}

@@ -5,6 +5,7 @@ import type { Core } from "../decisions/core.js";
 import type { ConnectorRegistry } from "../connectors/registry.js";
 import type { Connector } from "../connectors/connector.js";
 import { hintOf, operatorOf } from "../decisions/facts/annotations.js";
+import { appVisibilityOf, uiResourceOf } from "../decisions/facts/app-ui.js";
 import { ClassReason, Listing, ToolClass } from "../decisions/generated/spec.js";
 import { codeName } from "../decisions/code-names.js";
 import { AtriumError, clampEcho } from "../support/errors.js";
@@ -98,6 +99,9 @@ export class Catalog {
           safety: d.class === ToolClass.read_only ? "read_only" : "approval",
           reason: codeName(ClassReason, d.reason) ?? "invalid_facts",
           maxResultBytes: connector.config.maxResultBytes,
+          ui: uiResourceOf(tool.meta),
+          appVisibility: appVisibilityOf(tool.meta),
+          appWrites: connector.config.appWrites,
         });
       }
     }

@@ -1,4 +1,5 @@
 // The one shape every part of the glue uses for a downstream tool in the catalog.
+import type { AppVisibility } from "../decisions/generated/spec.js";
 
 export type Safety = "read_only" | "approval";
 
@@ -12,4 +13,10 @@ export interface CatalogEntry {
   safety: Safety;
   reason: string; // a reason code name from the decision core, e.g. "annotated_read_only"
   maxResultBytes: number; // the connector's direct result cap
+  /** The downstream `ui://` resource the tool names (MCP Apps), as the downstream spells it. */
+  ui?: string;
+  /** Whether the tool's own app may call it (spec/app-calls.md A4). */
+  appVisibility: AppVisibility;
+  /** The connector's appWrites: its app may run its tools that may write (A2). */
+  appWrites: boolean;
 }

@@ -19,6 +19,8 @@ interface ConnectorCommon {
   startTimeoutMs: number;
   maxResultBytes: number;
   disabled: boolean;
+  /** Whether this connector's app (a downstream MCP Apps UI) may run its tools that may write (spec/app-calls.md A2). */
+  appWrites: boolean;
   /** Which protocol revision atrium reaches this server with (connectors/revision.ts). */
   protocol: ProtocolSetting;
 }
@@ -93,7 +95,7 @@ export const CONNECTOR_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${CONNECTOR_ID_CHA
 
 export const STDIO_KEYS = ["command", "args", "env", "cwd"] as const;
 export const HTTP_KEYS = ["url", "headers"] as const;
-const SETTING_KEYS = ["readOnlyTools", "approvalTools", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled", "protocol"] as const;
+const SETTING_KEYS = ["readOnlyTools", "approvalTools", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled", "appWrites", "protocol"] as const;
 
 /** A connector's "protocol": probe and fall back (auto), or one revision only (2025-11-25 is the initialize handshake). */
 export const PROTOCOL_SETTINGS = ["auto", "2025-11-25", STATELESS_REVISION] as const;

@@ -113,6 +113,7 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
     startTimeoutMs: own(entry, "startTimeoutMs") === undefined ? undefined : limit(ctx, `${path}.startTimeoutMs`, own(entry, "startTimeoutMs"), CONNECTOR_LIMITS.startTimeoutMs),
     maxResultBytes: own(entry, "maxResultBytes") === undefined ? undefined : limit(ctx, `${path}.maxResultBytes`, own(entry, "maxResultBytes"), CONNECTOR_LIMITS.maxResultBytes),
     disabled: bool(ctx, `${path}.disabled`, own(entry, "disabled"), false),
+    appWrites: bool(ctx, `${path}.appWrites`, own(entry, "appWrites"), false),
     protocol: protocol(ctx, `${path}.protocol`, own(entry, "protocol")),
   };
   return kind === "http"

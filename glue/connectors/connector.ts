@@ -130,6 +130,17 @@ export class Connector {
     return read.value;
   }
 
+  /** One resources/read (a downstream app's UI document), with this connector's deadline; the answer as read, failures typed like a call's. */
+  async readResource(uri: string, opts: { signal?: AbortSignal }): Promise<Record<string, unknown>> {
+    const client = this.client;
+    if (this.state !== "ready" || !client) throw this.unavailable();
+    try {
+      return await client.request({ method: "resources/read", params: { uri } }, LooseResult, { timeout: this.config.timeoutMs, signal: opts.signal });
+    } catch (e) {
+      throw this.callError(uri, e, { timeoutMs: this.config.timeoutMs, signal: opts.signal });
+    }
+  }
+
   async stop(): Promise<void> {
     clearTimeout(this.timer);
     this.connecting?.abort();

@@ -13,6 +13,8 @@ export interface DownstreamTool {
   inputSchema: Record<string, unknown>;
   /** Kept raw: the core's facts (spec/read-only.md) need to see malformed hints. */
   annotations: unknown;
+  /** Kept raw: the MCP Apps UI it names and who may call it (spec/app-calls.md). */
+  meta: unknown;
 }
 
 
@@ -28,6 +30,7 @@ export function readToolsPage(result: Record<string, unknown>): { tools: Downstr
       description: typeof t.description === "string" ? t.description : "",
       inputSchema: isJsonObject(t.inputSchema) ? t.inputSchema : { type: "object" },
       annotations: t.annotations,
+      meta: t._meta,
     });
   }
   return {
@@ -38,7 +41,8 @@ export function readToolsPage(result: Record<string, unknown>): { tools: Downstr
   };
 }
 
-export interface ToolResult { content: Record<string, unknown>[]; structuredContent?: unknown; isError?: boolean }
+/** `_meta` is kept for a downstream app (spec/app-calls.md A6); a direct call hands it on only as the core decides. */
+export interface ToolResult { content: Record<string, unknown>[]; structuredContent?: unknown; isError?: boolean; _meta?: Record<string, unknown> }
 
 const BLOCK_TYPES = new Set(["text", "image", "audio", "resource", "resource_link"]);
 
@@ -52,5 +56,5 @@ export function readToolResult(result: Record<string, unknown>): { ok: true; val
     if (b.type === "text" && typeof b.text !== "string") return { ok: false, reason: `content[${i}] is a text block without text` };
     if ((b.type === "image" || b.type === "audio") && (typeof b.data !== "string" || typeof b.mimeType !== "string")) return { ok: false, reason: `content[${i}] is an ${b.type} block without data or mimeType` };
   }
-  return { ok: true, value: { content: content as Record<string, unknown>[], ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }), ...(result.isError === true && { isError: true }) } };
+  return { ok: true, value: { content: content as Record<string, unknown>[], ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }), ...(result.isError === true && { isError: true }), ...(isJsonObject(result._meta) && { _meta: result._meta }) } };
 }

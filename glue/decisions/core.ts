@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { AppOnly, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass } from "./generated/spec.js";
+import type { AppCall, AppCallReason, AppOnly, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -34,11 +34,16 @@ interface CoreExports {
   envelope(success: number, view: number, blocks: number, delivery: number): number;
   errorRetryable(code: number): number;
   errorRetryableWhen(code: number, recovering: number): number;
+  appCall(relation: number, visibility: number, cls: number, appWrites: number): number;
+  appResult(kind: number, shape: number, ui: number): number;
+  appResource(kind: number, appMime: number): number;
 }
 
 export interface HostFacts { ext: number; mime: number; appMime: boolean; override: number; fileFallback: boolean }
 export interface HostDecision { kind: HostKind; reason: HostReason; delivery: Delivery; deliveryReason: DeliveryReason }
 interface ToolDecision { class: ToolClass; reason: ClassReason }
+interface AppCallDecision { answer: AppCall; reason: AppCallReason }
+interface AppResultDecision { answer: AppResult; reason: AppResultReason }
 
 export interface Core {
   mimeIsApp(mimeType: string): boolean;
@@ -69,6 +74,12 @@ export interface Core {
   errorRetryable(code: number): -1 | 0 | 1;
   /** E8: `unavailable` depends on whether a recovery is pending. */
   errorRetryableWhen(code: number, recovering: boolean): -1 | 0 | 1;
+  /** A1–A5: whether a call a connector's app makes may run (relation, visibility, tool class, the connector's appWrites). */
+  appCall(relation: number, visibility: number, cls: number, appWrites: boolean): AppCallDecision;
+  /** A6: whether a direct call's result names the downstream UI under atrium's URI. */
+  appResult(kind: number, shape: number, ui: number): AppResultDecision;
+  /** A7: whether a downstream UI document is served to this host. */
+  appResource(kind: number, appMime: boolean): AppResource;
 }
 
 /** Thrown when the wasm traps; the instance is replaced before the throw, so the next call works. */
@@ -96,9 +107,11 @@ const ABI = {
     host: { kind: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff }, delivery: { shift: 12, mask: 0xf }, deliveryReason: { shift: 16, mask: 0xff } },
     /** classifyTool: class | reason << 4. */
     tool: { class: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
+    /** appCall and appResult: answer | reason << 4. */
+    app: { answer: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
   },
 } as const;
-const HOST = ABI.packed.host, TOOL = ABI.packed.tool;
+const HOST = ABI.packed.host, TOOL = ABI.packed.tool, APP = ABI.packed.app;
 const field = (packed: number, f: { shift: number; mask: number }): number => (packed >> f.shift) & f.mask;
 
 /**
@@ -162,6 +175,17 @@ export function createCore(bytes: Uint8Array): Core {
     envelope: (success, view, blocks, delivery) => call("envelope", () => x.envelope(flag(success), i32(view), f64(blocks), i32(delivery))),
     errorRetryable: (code) => call("errorRetryable", () => x.errorRetryable(i32(code)) as -1 | 0 | 1),
     errorRetryableWhen: (code, recovering) => call("errorRetryableWhen", () => x.errorRetryableWhen(i32(code), flag(recovering)) as -1 | 0 | 1),
+    appCall: (relation, visibility, cls, appWrites) =>
+      call("appCall", () => {
+        const p = x.appCall(i32(relation), i32(visibility), i32(cls), flag(appWrites));
+        return { answer: field(p, APP.answer) as AppCall, reason: field(p, APP.reason) as AppCallReason };
+      }),
+    appResult: (kind, shape, ui) =>
+      call("appResult", () => {
+        const p = x.appResult(i32(kind), i32(shape), i32(ui));
+        return { answer: field(p, APP.answer) as AppResult, reason: field(p, APP.reason) as AppResultReason };
+      }),
+    appResource: (kind, appMime) => call("appResource", () => x.appResource(i32(kind), flag(appMime)) as AppResource),
   };
 }
 

@@ -1,6 +1,6 @@
 // The one table that turns the core's codes into words for people and models.
 // Keyed by code name, so a code added to spec/ without a message fails typecheck.
-import type { ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName } from "./generated/spec.js";
+import type { AppCallReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName } from "./generated/spec.js";
 import { codeName } from "./code-names.js";
 import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck } from "./generated/spec.js";
 
@@ -33,6 +33,17 @@ export const approvalPurposeText: Record<ClassReasonName, string> = {
   invalid_facts: UNCLEAR,
   listing_refreshing: UNCLEAR,
   duplicate_name: UNCLEAR,
+};
+
+/** Why a downstream app's call ran or was refused (spec/app-calls.md A1–A5). */
+export const appCallReasonText: Record<AppCallReasonName, string> = {
+  read_only: "a read-only tool of the app's own connector",
+  app_writes: "a tool that may write, of a connector whose app the operator allows to write (appWrites)",
+  other_connector: "an app reaches only its own connector's tools",
+  not_app_visible: "its server does not let apps call it (_meta.ui.visibility lacks \"app\")",
+  visibility_malformed: "its _meta.ui.visibility is not a list of strings, so it is not open to apps",
+  writes_not_allowed: "it may write, and the operator has not allowed this connector's app to write (appWrites in atrium.json)",
+  invalid_facts: "the facts of the app's call were out of range",
 };
 
 const hostReasonText: Record<HostReasonName, string> = {

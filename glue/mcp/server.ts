@@ -2,7 +2,7 @@
 // handlers, and turns every thrown error into a typed error result. Decides nothing.
 import {
   Server, ProtocolError, ProtocolErrorCode as ErrorCode, isJSONRPCErrorResponse, PROTOCOL_VERSION_META_KEY, UnsupportedProtocolVersionError,
-  type CallToolResult, type JSONRPCMessage, type JSONRPCRequest, type RequestId, type Result, type ServerContext, type Tool, type Transport,
+  type CallToolResult, type JSONRPCMessage, type JSONRPCRequest, type ReadResourceResult, type RequestId, type Result, type ServerContext, type Tool, type Transport,
 } from "@modelcontextprotocol/server";
 import { ClientRequestSchema } from "@modelcontextprotocol/core";
 import { z } from "zod";
@@ -10,6 +10,7 @@ import { clampEcho } from "../support/errors.js";
 import { listingSchema, type MetaTool, type ToolContext } from "./tools/meta-tool.js";
 import { runTool } from "./tools/run-tool.js";
 import type { HostState } from "../decisions/host-detection.js";
+import type { HostDecision } from "../decisions/core.js";
 import { AppOnlyUse, LIST_CACHE_TTL_MS, Revision, STATELESS_REVISION, UI_EXTENSION_ID } from "../decisions/generated/spec.js";
 import { SHELL_MIME, SHELL_URI, shellHtml } from "../views/shell-page.js";
 import { INSTRUCTIONS } from "./instructions.js";
@@ -19,6 +20,8 @@ export interface ServerDeps {
   tools: MetaTool[];
   host: HostState;
   context: Omit<ToolContext, "signal" | "progress" | "host">;
+  /** Downstream UIs (glue/apps/resources.ts): the resource for this host, or undefined when there is none for it. */
+  appResources: { read(uri: string, host: HostDecision, signal: AbortSignal): Promise<ReadResourceResult | undefined> };
 }
 
 /** The lists atrium answers the same way to every client for the life of the process. */
@@ -130,11 +133,11 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
   // No templates, but the method is part of the resources capability (clients list it).
   server.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: [] }));
   server.setRequestHandler("resources/read", async (request, ctx) => {
-    if (request.params.uri !== SHELL_URI) {
-      if (!modern) server.keepCode(ctx.mcpReq.id, ErrorCode.ResourceNotFound); // 2026-07-28 answers -32602, as the SDK encodes it
-      throw mcpError(ErrorCode.ResourceNotFound, `Resource not found: ${clampEcho(request.params.uri)}`);
-    }
-    return { contents: [{ uri: SHELL_URI, mimeType: SHELL_MIME, text: shellHtml() }] };
+    if (request.params.uri === SHELL_URI) return { contents: [{ uri: SHELL_URI, mimeType: SHELL_MIME, text: shellHtml() }] };
+    const app = await deps.appResources.read(request.params.uri, hostFor(ctx), ctx.mcpReq.signal);
+    if (app) return app;
+    if (!modern) server.keepCode(ctx.mcpReq.id, ErrorCode.ResourceNotFound); // 2026-07-28 answers -32602, as the SDK encodes it
+    throw mcpError(ErrorCode.ResourceNotFound, `Resource not found: ${clampEcho(request.params.uri)}`);
   });
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);

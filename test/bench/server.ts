@@ -46,7 +46,7 @@ export async function benchServer(): Promise<{ rows: Row[]; notes: string[] }> {
   const entries: CatalogEntry[] = Array.from({ length: 10_000 }, (_, i) => ({
     address: `c${i % 20}.tool_${i}_${["list", "get", "create", "delete", "search"][i % 5]}_${["issue", "file", "user", "event", "metric", "message"][i % 6]}`,
     connectorId: `c${i % 20}`, name: `tool_${i}`, description: `Does thing ${i} with ${["issues", "files", "users", "events", "metrics", "messages"][i % 6]} in a realistic way`,
-    inputSchema: { type: "object" }, safety: i % 3 ? "read_only" : "approval", reason: "annotated_read_only", maxResultBytes: 50_000,
+    inputSchema: { type: "object" }, safety: i % 3 ? "read_only" : "approval", reason: "annotated_read_only", maxResultBytes: 50_000, appVisibility: 0, appWrites: false,
   }));
   const b0 = performance.now();
   const index = buildSearchIndex(entries);

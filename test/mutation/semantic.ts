@@ -135,4 +135,58 @@ export const semanticMutants: SemanticMutant[] = [
     find: "code == ErrorCode.timeout ||",
     replace: "code == ErrorCode.timeout || code == ErrorCode.budget_exceeded ||",
   },
+  {
+    name: "an app may call another connector's tools",
+    file: "assembly/apps.ts",
+    find: "if (relation == AppRelation.other) return pack(AppCall.refused, AppCallReason.other_connector); // A3",
+    replace: "",
+  },
+  {
+    name: "appWrites also opens another connector's tools to the app",
+    file: "assembly/apps.ts",
+    find: "if (relation == AppRelation.other) return pack(AppCall.refused, AppCallReason.other_connector); // A3",
+    replace: "if (relation == AppRelation.other && !appWrites) return pack(AppCall.refused, AppCallReason.other_connector);",
+  },
+  {
+    name: "an app's write runs without the operator's appWrites",
+    file: "assembly/apps.ts",
+    find: "return appWrites ? pack(AppCall.allowed, AppCallReason.app_writes) : pack(AppCall.refused, AppCallReason.writes_not_allowed); // A2",
+    replace: "return pack(AppCall.allowed, AppCallReason.app_writes);",
+  },
+  {
+    name: "a model-only tool may be called by its app when read-only",
+    file: "assembly/apps.ts",
+    find: "if (visibility == AppVisibility.model_only) return pack(AppCall.refused, AppCallReason.not_app_visible); // A4",
+    replace: "if (visibility == AppVisibility.model_only && cls != ToolClass.read_only) return pack(AppCall.refused, AppCallReason.not_app_visible);",
+  },
+  {
+    name: "a malformed visibility reads as visible to apps",
+    file: "assembly/apps.ts",
+    find: "if (visibility == AppVisibility.malformed) return pack(AppCall.refused, AppCallReason.visibility_malformed); // A4",
+    replace: "",
+  },
+  {
+    name: "a reshaped result still names the downstream UI",
+    file: "assembly/apps.ts",
+    find: "if (shape == ResultShape.reshaped) return pack(AppResult.unchanged, AppResultReason.reshaped);",
+    replace: "",
+  },
+  {
+    name: "a plain host is handed the rewritten result",
+    file: "assembly/apps.ts",
+    find: "if (kind == HostKind.plain) return pack(AppResult.unchanged, AppResultReason.plain_host);",
+    replace: "",
+  },
+  {
+    name: "a plain host reads downstream UI documents",
+    file: "assembly/apps.ts",
+    find: "if (kind == HostKind.plain) return AppResource.not_found;",
+    replace: "",
+  },
+  {
+    name: "a document that is not an MCP App is relayed",
+    file: "assembly/apps.ts",
+    find: "return appMime ? AppResource.served : AppResource.not_app;",
+    replace: "return AppResource.served;",
+  },
 ];

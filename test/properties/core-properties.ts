@@ -3,7 +3,7 @@
 // Each property throws when it fails (fast-check's assert).
 import fc from "fast-check";
 import type { Core } from "../../glue/decisions/core.js";
-import { AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck } from "../../glue/decisions/generated/spec.js";
+import { AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -111,6 +111,37 @@ export const coreProperties: Property[] = [
       ),
   },
   {
+    name: "A1–A5: an app's call runs only for a tool of its own connector that its app may see, read-only or with appWrites",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, anyCode, anyCode, fc.boolean(), (relation, visibility, cls, appWrites) => {
+          const d = core.appCall(relation, visibility, cls, appWrites);
+          const valid = inRange(AppRelation, relation) && inRange(AppVisibility, visibility) && inRange(ToolClass, cls);
+          if (!valid) return d.answer === AppCall.refused && d.reason === AppCallReason.invalid_facts;
+          const may = relation === AppRelation.same && visibility === AppVisibility.app && (cls === ToolClass.read_only || appWrites);
+          if (d.answer !== (may ? AppCall.allowed : AppCall.refused)) return false;
+          if (relation === AppRelation.other) return d.reason === AppCallReason.other_connector;
+          return inRange(AppCallReason, d.reason) && d.reason !== AppCallReason.invalid_facts;
+        }),
+        o,
+      ),
+  },
+  {
+    name: "A6/A7: only an Apps host is handed a downstream UI: a rewritten result for the downstream's own result, a document of the app mime",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, anyCode, anyCode, fc.boolean(), (kind, shape, ui, appMime) => {
+          const r = core.appResult(kind, shape, ui);
+          const rewrite = kind === HostKind.apps && shape === ResultShape.as_is && ui === AppUi.named;
+          if (r.answer !== (rewrite ? AppResult.rewrite : AppResult.unchanged)) return false;
+          const served = core.appResource(kind, appMime);
+          if (!inRange(HostKind, kind)) return served === AppResource.invalid_facts;
+          return served === (kind === HostKind.apps ? (appMime ? AppResource.served : AppResource.not_app) : AppResource.not_found);
+        }),
+        o,
+      ),
+  },
+  {
     name: "E1/E5: a failed run never carries a value, blocks or view bytes",
     run: (core, o) =>
       fc.assert(
@@ -179,6 +210,7 @@ export const coreProperties: Property[] = [
             core.detectHost({ ext: a as number, mime: b as number, appMime: c as boolean, override: d as number, fileFallback: a as boolean }).kind,
             x.manifest.begin(a, b), x.manifest.binding(a, b), x.manifest.key(a), x.manifest.address(a, b), x.manifest.fixedArgs(a),
             x.manifest.fixedKey(a), x.manifest.viewArgs(a, b), x.manifest.viewKey(a, b),
+            x.appCall(a, b, c, d).reason, x.appResult(a, b, c).reason, x.appResource(a, b),
           ];
           const checks = [x.limitAccepts(a, b), x.budgetCheck(a, b, c, d)];
           const room = x.budgetRoom(a, b, c);

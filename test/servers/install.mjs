@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Installs the real MCP servers from npm that the tests, smoke.mjs and the bench start
 // (test/servers/package.json, exact pins, own lockfile) into test/servers/node_modules. They are
-// built with the SDK 1 line, so they live here and not in atrium's own package.json/lockfile.
+// built with the SDK 1 line (and the two MCP Apps examples on their own SDK 2 pins), so they live here
+// and not in atrium's own package.json/lockfile.
 // Runs `npm ci` only when node_modules is missing or was installed from another lockfile (a
 // stamp holds the lockfile's hash); otherwise it does nothing. `npm test` and `npm run bench`
 // run it first; smoke.mjs calls ensureTestServers() itself.
@@ -14,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const stamp = join(here, "node_modules", ".atrium-installed-from");
 
-/** The path of a test server's command (mcp-server-everything, mcp-server-filesystem, mcp-server-memory). */
+/** The path of a test server's command (mcp-server-everything, mcp-server-filesystem, mcp-server-memory, mcp-server-basic-vanillajs, mcp-system-monitor-server). */
 export const testServerBin = (name) => join(here, "node_modules", ".bin", name);
 
 export function ensureTestServers() {

@@ -4,6 +4,7 @@
 import type { Core } from "../../decisions/core.js";
 import { hostFacts, requestCapabilities, type DeliveryOverrideName } from "../../decisions/facts/host.js";
 import { hintOf } from "../../decisions/facts/annotations.js";
+import { appVisibilityOf } from "../../decisions/facts/app-ui.js";
 import { checkManifest } from "../../views/manifest.js";
 import { codeOf, type Example, type Spec } from "./parse.js";
 import { codeName } from "../../decisions/code-names.js";
@@ -90,7 +91,21 @@ const envelope: Runner = (core, spec, g) => {
   return { flags: Object.entries(table).filter(([, bit]) => (bits & bit) !== 0).map(([n]) => n) };
 };
 
+const apps: Runner = (core, spec, g) => {
+  if ("relation" in g) {
+    const visibility = "toolMeta" in g ? appVisibilityOf(g.toolMeta) : codeOf(spec, "AppVisibility", g.visibility);
+    const d = core.appCall(codeOf(spec, "AppRelation", g.relation), visibility, codeOf(spec, "ToolClass", g.class), g.appWrites === true);
+    return { answer: nameOf(spec, "AppCall", d.answer), reason: nameOf(spec, "AppCallReason", d.reason) };
+  }
+  if ("shape" in g) {
+    const d = core.appResult(codeOf(spec, "HostKind", g.kind), codeOf(spec, "ResultShape", g.shape), codeOf(spec, "AppUi", g.ui));
+    return { answer: nameOf(spec, "AppResult", d.answer), reason: nameOf(spec, "AppResultReason", d.reason) };
+  }
+  return { answer: nameOf(spec, "AppResource", core.appResource(codeOf(spec, "HostKind", g.kind), core.mimeIsApp(g.mimeType))) };
+};
+
 const RUNNERS: Record<string, Runner> = {
+  "app-calls.md": apps,
   "host-detection.md": host,
   "read-only.md": readOnly,
   "view-manifest.md": manifest,

@@ -7,7 +7,7 @@
 //   __mount(shellHtml, config)     create the iframe and bridge; config { serverTools, holdInit, initError, width }
 //   __releaseInit()                send the ui/initialize reply held by { holdInit: true }
 //   __initialized                  resolves when the view sent ui/notifications/initialized
-//   __deliverToolResult(result)    tool-input {arguments:{}} then tool-result (after initialized)
+//   __deliverToolResult(result, { input, args })  tool-input {arguments: args ?? {}} then tool-result (after initialized)
 //   __teardown(), __ping()         host → view requests
 //   __injectSibling(script)        a second sandboxed frame in the host page, running script
 //   __postToView(message)          post a raw message to the view's window (bypassing the bridge)
@@ -80,9 +80,9 @@ window.__mount = async (shellHtml, config = {}) => {
   iframe.srcdoc = shellHtml;
   await connected;
 
-  window.__deliverToolResult = async (result, { input = true } = {}) => {
+  window.__deliverToolResult = async (result, { input = true, args = {} } = {}) => {
     await window.__initialized;
-    if (input) await bridge.sendToolInput({ arguments: {} });
+    if (input) await bridge.sendToolInput({ arguments: args });
     await bridge.sendToolResult(result);
   };
   window.__teardown = () => bridge.teardownResource({});
