@@ -486,7 +486,7 @@ describe("fixture-modern", () => {
   it("a pinned SDK client lists its tools with the ttlMs hint, calls them on the modern era, and add_tool and harden reach a subscriptions/listen stream", async () => {
     const client = await modernClient({ MODERN_TTL_MS: "250" });
     const list = (await client.request({ method: "tools/list", params: {} })) as { tools: Tool[]; ttlMs?: number };
-    expect(list.tools.map((t) => t.name)).toEqual(["read_note", "server_era", "delete_note", "add_tool", "harden"]);
+    expect(list.tools.map((t) => t.name)).toEqual(["read_note", "slow_read", "server_era", "delete_note", "add_tool", "harden"]);
     expect(list.ttlMs).toBe(250);
     expect((await call(client, "server_era")).content[0].text).toBe("modern");
     let changes = 0;
