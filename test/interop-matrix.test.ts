@@ -71,7 +71,12 @@ for (const clientRev of REVS) {
             { onprogress: (p) => progress.push(p.progress), timeout: 30_000 },
           );
           expect(JSON.stringify(programValue(r))).toMatch(/first note.*second note/);
-          expect(progress).toEqual([1, 2]);
+          // atrium sends both notifications before the answer (mcp/tools/run-tool.ts awaits them), but
+          // the SDK client runs notification handlers a tick after it reads them and a response at
+          // once, so a notification read in the same chunk as the answer can find its handler gone.
+          // The wire order itself is held by test/execute-code.test.ts with a raw peer.
+          expect(progress.length).toBeGreaterThan(0);
+          expect(progress).toEqual([1, 2].slice(0, progress.length));
         });
 
         it("a view bound to the tool is delivered inline to the Apps client", async () => {

@@ -145,7 +145,7 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
     const token = request.params._meta?.progressToken;
     return runTool(tool, request.params.arguments, { ...deps.context, host: hostFor(ctx) }, {
       signal: ctx.mcpReq.signal,
-      notifyProgress: token === undefined ? undefined : (progress, message) => void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress, message } }).catch(() => {}),
+      notifyProgress: token === undefined ? undefined : (progress, message) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress, message } }),
     });
   });
   return server;

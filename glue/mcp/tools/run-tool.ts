@@ -10,18 +10,23 @@ import { contextFor, type MetaTool, type ToolContext } from "./meta-tool.js";
 export interface CallScope {
   signal: AbortSignal;
   /** Sends one progress notification; set when the request carries a progress token. */
-  notifyProgress?: (progress: number, message: string) => void;
+  notifyProgress?: (progress: number, message: string) => Promise<void>;
 }
 
 export async function runTool(tool: MetaTool, args: unknown, context: Omit<ToolContext, "signal" | "progress">, scope: CallScope): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(new AtriumError("invalid_args", clampEcho(`${tool.name}: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`)));
   const notify = scope.notifyProgress;
-  const progress = notify && ((completed: number) => notify(completed, `${completed} host call(s) done`));
+  // Every progress notification goes out before the answer: once the answer is on the wire its
+  // token is no longer active, and a late notification would be dropped or misread.
+  const sent: Promise<void>[] = [];
+  const progress = notify && ((completed: number) => void sent.push(notify(completed, `${completed} host call(s) done`).catch(() => {})));
+  let result: CallToolResult;
   try {
-    return await tool.run(parsed.data, contextFor(tool.uses, { ...context, signal: scope.signal, progress }));
+    result = await tool.run(parsed.data, contextFor(tool.uses, { ...context, signal: scope.signal, progress }));
   } catch (e) {
-    if (scope.signal.aborted) return errorResult(new AtriumError("cancelled", `${tool.name} was cancelled`));
-    return errorResult(e);
+    result = errorResult(scope.signal.aborted ? new AtriumError("cancelled", `${tool.name} was cancelled`) : e);
   }
+  await Promise.all(sent);
+  return result;
 }
