@@ -56,6 +56,72 @@ export enum AppResource {
   invalid_facts = 3,
 }
 
+export enum ElicitationSupport {
+  none = 0,
+  form = 1,
+  url_only = 2,
+  malformed = 3,
+}
+
+export enum ApprovalMark {
+  in_programs = 0,
+  outside_programs_only = 1,
+}
+
+export enum GrantState {
+  none = 0,
+  held = 1,
+}
+
+export enum GrantMatch {
+  same = 0,
+  other = 1,
+}
+
+export enum ApprovalAsk {
+  refuse_no_elicitation = 0,
+  ask = 1,
+  run_granted = 2,
+  refuse_operator_outside_programs = 3,
+  refuse_budget = 4,
+  invalid_facts = 5,
+}
+
+export enum ApprovalChannel {
+  none = 0,
+  elicitation_request = 1,
+  input_required = 2,
+}
+
+export enum ApprovalOffer {
+  not_offered = 0,
+  offered = 1,
+}
+
+export enum ApprovalReply {
+  accept_once = 0,
+  accept_rest = 1,
+  decline = 2,
+  cancel = 3,
+  malformed = 4,
+}
+
+export enum ApprovalOutcome {
+  declined = 0,
+  run_once = 1,
+  run_and_grant = 2,
+}
+
+export enum ApprovalOutcomeReason {
+  accepted = 1,
+  accepted_rest = 2,
+  declined = 3,
+  cancelled = 4,
+  malformed = 5,
+  rest_not_offered = 6,
+  invalid_facts = 7,
+}
+
 export enum Budget {
   host_calls = 1,
   batch_calls = 2,
@@ -93,6 +159,9 @@ export enum Budget {
   view_file_age_ms = 34,
   downstream_line_bytes = 35,
   downstream_depth = 36,
+  approvals_per_run = 37,
+  approval_wait_ms = 38,
+  approval_grant_calls = 39,
 }
 
 export enum BudgetCheck {
@@ -148,6 +217,7 @@ export enum ErrorCode {
   executor_overloaded = 14,
   auth_required = 15,
   app_call_refused = 16,
+  approval_declined = 17,
 }
 
 export enum HostKind {
@@ -314,7 +384,7 @@ export const VIEW_KEY_CHARS_MAX: i32 = 128;
 export const BINDING_NAME_CHARS_MAX: i32 = 64;
 
 /** Budget ids run 1..BUDGET_COUNT; index 0 is unused. */
-export const BUDGET_COUNT: i32 = 36;
+export const BUDGET_COUNT: i32 = 39;
 export const BUDGET_DEFAULT: StaticArray<f64> = [
   0, // padding: budget ids start at 1
   20, // host_calls
@@ -353,6 +423,9 @@ export const BUDGET_DEFAULT: StaticArray<f64> = [
   604800000, // view_file_age_ms
   16777216, // downstream_line_bytes
   512, // downstream_depth
+  5, // approvals_per_run
+  300000, // approval_wait_ms
+  10, // approval_grant_calls
 ];
 export const BUDGET_MIN: StaticArray<f64> = [
   0, // padding: budget ids start at 1
@@ -392,6 +465,9 @@ export const BUDGET_MIN: StaticArray<f64> = [
   60000, // view_file_age_ms
   65536, // downstream_line_bytes
   16, // downstream_depth
+  1, // approvals_per_run
+  1000, // approval_wait_ms
+  0, // approval_grant_calls
 ];
 export const BUDGET_MAX: StaticArray<f64> = [
   0, // padding: budget ids start at 1
@@ -431,4 +507,7 @@ export const BUDGET_MAX: StaticArray<f64> = [
   2592000000, // view_file_age_ms
   268435456, // downstream_line_bytes
   4096, // downstream_depth
+  50, // approvals_per_run
+  3600000, // approval_wait_ms
+  100, // approval_grant_calls
 ];

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { AppCall, AppCallReason, AppOnly, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass } from "./generated/spec.js";
+import type { AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -37,6 +37,8 @@ interface CoreExports {
   appCall(relation: number, visibility: number, cls: number, appWrites: number): number;
   appResult(kind: number, shape: number, ui: number): number;
   appResource(kind: number, appMime: number): number;
+  approvalAsk(revision: number, elicitation: number, mark: number, grant: number, grantTool: number, grantKeys: number, grantRun: number, grantLeft: number, asked: number, askLimit: number, grantLimit: number): number;
+  approvalReply(reply: number, offer: number, grantLimit: number): number;
 }
 
 export interface HostFacts { ext: number; mime: number; appMime: boolean; override: number; fileFallback: boolean }
@@ -44,6 +46,10 @@ export interface HostDecision { kind: HostKind; reason: HostReason; delivery: De
 interface ToolDecision { class: ToolClass; reason: ClassReason }
 interface AppCallDecision { answer: AppCall; reason: AppCallReason }
 interface AppResultDecision { answer: AppResult; reason: AppResultReason }
+/** The facts of a program's call to a tool of the approval class (spec/approvals.md, P1–P7); codes of the generated tables. */
+interface ApprovalFacts { revision: number; elicitation: number; mark: number; grant: number; grantTool: number; grantKeys: number; grantRun: number; grantLeft: number; asked: number; askLimit: number; grantLimit: number }
+interface ApprovalAskDecision { answer: ApprovalAsk; channel: ApprovalChannel; offer: ApprovalOffer }
+interface ApprovalReplyDecision { outcome: ApprovalOutcome; reason: ApprovalOutcomeReason; grant: number }
 
 export interface Core {
   mimeIsApp(mimeType: string): boolean;
@@ -80,6 +86,10 @@ export interface Core {
   appResult(kind: number, shape: number, ui: number): AppResultDecision;
   /** A7: whether a downstream UI document is served to this host. */
   appResource(kind: number, appMime: boolean): AppResource;
+  /** P1–P7: whether a program's call to a tool of the approval class is asked of the person, run under a standing grant, or refused. */
+  approvalAsk(facts: ApprovalFacts): ApprovalAskDecision;
+  /** P8–P10: what follows the person's answer (reply, the offer the question made, approval_grant_calls); `grant` is the calls a recorded grant covers. */
+  approvalReply(reply: number, offer: number, grantLimit: number): ApprovalReplyDecision;
 }
 
 /** Thrown when the wasm traps; the instance is replaced before the throw, so the next call works. */
@@ -109,9 +119,13 @@ const ABI = {
     tool: { class: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
     /** appCall and appResult: answer | reason << 4. */
     app: { answer: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
+    /** approvalAsk: answer | channel << 4 | offer << 8. */
+    ask: { answer: { shift: 0, mask: 0xf }, channel: { shift: 4, mask: 0xf }, offer: { shift: 8, mask: 0xf } },
+    /** approvalReply: outcome | reason << 4 | grant << 12. */
+    reply: { outcome: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff }, grant: { shift: 12, mask: 0xffff } },
   },
 } as const;
-const HOST = ABI.packed.host, TOOL = ABI.packed.tool, APP = ABI.packed.app;
+const HOST = ABI.packed.host, TOOL = ABI.packed.tool, APP = ABI.packed.app, ASK = ABI.packed.ask, REPLY = ABI.packed.reply;
 const field = (packed: number, f: { shift: number; mask: number }): number => (packed >> f.shift) & f.mask;
 
 /**
@@ -186,6 +200,16 @@ export function createCore(bytes: Uint8Array): Core {
         return { answer: field(p, APP.answer) as AppResult, reason: field(p, APP.reason) as AppResultReason };
       }),
     appResource: (kind, appMime) => call("appResource", () => x.appResource(i32(kind), flag(appMime)) as AppResource),
+    approvalAsk: (f) =>
+      call("approvalAsk", () => {
+        const p = x.approvalAsk(i32(f.revision), i32(f.elicitation), i32(f.mark), i32(f.grant), i32(f.grantTool), i32(f.grantKeys), i32(f.grantRun), f64(f.grantLeft), f64(f.asked), f64(f.askLimit), f64(f.grantLimit));
+        return { answer: field(p, ASK.answer) as ApprovalAsk, channel: field(p, ASK.channel) as ApprovalChannel, offer: field(p, ASK.offer) as ApprovalOffer };
+      }),
+    approvalReply: (reply, offer, grantLimit) =>
+      call("approvalReply", () => {
+        const p = x.approvalReply(i32(reply), i32(offer), f64(grantLimit));
+        return { outcome: field(p, REPLY.outcome) as ApprovalOutcome, reason: field(p, REPLY.reason) as ApprovalOutcomeReason, grant: field(p, REPLY.grant) };
+      }),
   };
 }
 

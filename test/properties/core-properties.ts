@@ -3,7 +3,7 @@
 // Each property throws when it fails (fast-check's assert).
 import fc from "fast-check";
 import type { Core } from "../../glue/decisions/core.js";
-import { AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck } from "../../glue/decisions/generated/spec.js";
+import { ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -142,6 +142,51 @@ export const coreProperties: Property[] = [
       ),
   },
   {
+    name: "P3/P4/P7: never run_granted for another tool, another key set or another run; a tool the operator keeps outside programs gets nothing but a refusal",
+    run: (core, o) => {
+      const grantCalls = core.limitRange(Budget.approval_grant_calls), perRun = core.limitRange(Budget.approvals_per_run);
+      const count = fc.oneof(fc.integer({ min: -2, max: 120 }), anyNumber);
+      fc.assert(
+        fc.property(anyCode, anyCode, anyCode, anyCode, anyCode, anyCode, anyCode, count, count, count, count, (revision, elicitation, mark, grant, grantTool, grantKeys, grantRun, grantLeft, asked, askLimit, grantLimit) => {
+          const d = core.approvalAsk({ revision, elicitation, mark, grant, grantTool, grantKeys, grantRun, grantLeft, asked, askLimit, grantLimit });
+          const whole = (v: number, min: number, max: number) => Number.isInteger(v) && v >= min && v <= max;
+          const valid = inRange(Revision, revision) && inRange(ElicitationSupport, elicitation) && inRange(ApprovalMark, mark) && inRange(GrantState, grant) && inRange(GrantMatch, grantTool) && inRange(GrantMatch, grantKeys) && inRange(GrantMatch, grantRun) &&
+            whole(grantLimit, grantCalls.min, grantCalls.max) && whole(grantLeft, 0, grantLimit) && whole(askLimit, perRun.min, perRun.max) && whole(asked, 0, Number.MAX_SAFE_INTEGER);
+          if (!valid) return d.answer === ApprovalAsk.invalid_facts && d.channel === ApprovalChannel.none && d.offer === ApprovalOffer.not_offered;
+          if (mark === ApprovalMark.outside_programs_only) return d.answer === ApprovalAsk.refuse_operator_outside_programs;
+          const covered = grant === GrantState.held && grantTool === GrantMatch.same && grantKeys === GrantMatch.same && grantRun === GrantMatch.same && grantLeft >= 1;
+          if ((d.answer === ApprovalAsk.run_granted) !== covered) return false;
+          if (d.answer === ApprovalAsk.ask) {
+            if (elicitation !== ElicitationSupport.form || asked + 1 > askLimit) return false;
+            return d.channel === (revision === Revision.r2025_11_25 ? ApprovalChannel.elicitation_request : ApprovalChannel.input_required) && d.offer === (grantLimit >= 1 ? ApprovalOffer.offered : ApprovalOffer.not_offered);
+          }
+          if (d.channel !== ApprovalChannel.none || d.offer !== ApprovalOffer.not_offered) return false;
+          if (covered) return true;
+          return d.answer === (elicitation !== ElicitationSupport.form ? ApprovalAsk.refuse_no_elicitation : ApprovalAsk.refuse_budget);
+        }),
+        o,
+      );
+    },
+  },
+  {
+    name: "P8–P10: only an accept runs the call; a malformed or unoffered answer never runs it; a grant only from an offered accept_rest, of exactly approval_grant_calls",
+    run: (core, o) => {
+      const grantCalls = core.limitRange(Budget.approval_grant_calls);
+      fc.assert(
+        fc.property(anyCode, anyCode, fc.oneof(fc.integer({ min: -2, max: 120 }), anyNumber), (reply, offer, grantLimit) => {
+          const d = core.approvalReply(reply, offer, grantLimit);
+          const valid = inRange(ApprovalReply, reply) && inRange(ApprovalOffer, offer) && Number.isInteger(grantLimit) && grantLimit >= grantCalls.min && grantLimit <= grantCalls.max && !(offer === ApprovalOffer.offered && grantLimit < 1);
+          if (!valid) return d.outcome === ApprovalOutcome.declined && d.reason === ApprovalOutcomeReason.invalid_facts && d.grant === 0;
+          if (d.outcome === ApprovalOutcome.run_and_grant) return reply === ApprovalReply.accept_rest && offer === ApprovalOffer.offered && d.grant === grantLimit && d.reason === ApprovalOutcomeReason.accepted_rest;
+          if (d.grant !== 0) return false;
+          if (d.outcome === ApprovalOutcome.run_once) return reply === ApprovalReply.accept_once;
+          return d.outcome === ApprovalOutcome.declined && reply !== ApprovalReply.accept_once && !(reply === ApprovalReply.accept_rest && offer === ApprovalOffer.offered);
+        }),
+        o,
+      );
+    },
+  },
+  {
     name: "E1/E5: a failed run never carries a value, blocks or view bytes",
     run: (core, o) =>
       fc.assert(
@@ -211,14 +256,17 @@ export const coreProperties: Property[] = [
             x.manifest.begin(a, b), x.manifest.binding(a, b), x.manifest.key(a), x.manifest.address(a, b), x.manifest.fixedArgs(a),
             x.manifest.fixedKey(a), x.manifest.viewArgs(a, b), x.manifest.viewKey(a, b),
             x.appCall(a, b, c, d).reason, x.appResult(a, b, c).reason, x.appResource(a, b),
+            x.approvalAsk({ revision: a, elicitation: b, mark: c, grant: d, grantTool: a, grantKeys: b, grantRun: c, grantLeft: d, asked: a, askLimit: b, grantLimit: c }).answer,
+            x.approvalReply(a, b, c).reason,
           ];
           const checks = [x.limitAccepts(a, b), x.budgetCheck(a, b, c, d)];
           const room = x.budgetRoom(a, b, c);
+          const grant = x.approvalReply(a, b, c).grant;
           const env = x.envelope(a, b, c, d);
           return (
             codes.every((v) => Number.isInteger(v) && v >= 0 && v <= 21) &&
             inRange(LimitCheck, checks[0]) && inRange(BudgetCheck, checks[1]) &&
-            (room === -1 || room >= 0) && Number.isInteger(env) && env > 0 &&
+            (room === -1 || room >= 0) && Number.isInteger(env) && env > 0 && Number.isInteger(grant) && grant >= 0 && grant <= core.limitRange(Budget.approval_grant_calls).max &&
             typeof x.mimeIsApp(a) === "boolean" && typeof x.nameIsValid(a) === "boolean" && [-1, 0, 1].includes(x.errorRetryable(a)) && [-1, 0, 1].includes(x.errorRetryableWhen(a, b)) &&
             (x.limitDefault(a) === -1 || x.limitDefault(a) > 0)
           );

@@ -8,7 +8,7 @@ import { appVisibilityOf } from "../../decisions/facts/app-ui.js";
 import { checkManifest } from "../../views/manifest.js";
 import { codeOf, type Example, type Spec } from "./parse.js";
 import { codeName } from "../../decisions/code-names.js";
-import type { Revision } from "../../decisions/generated/spec.js";
+import { Budget, type Revision } from "../../decisions/generated/spec.js";
 
 interface ExampleResult { example: Example; pass: boolean; vacuous: boolean; actual: Record<string, unknown>; error?: string }
 export interface ExamplesReport { results: ExampleResult[]; passed: number; total: number; vacuous: number; clausesWithoutExample: string[] }
@@ -104,7 +104,32 @@ const apps: Runner = (core, spec, g) => {
   return { answer: nameOf(spec, "AppResource", core.appResource(codeOf(spec, "HostKind", g.kind), core.mimeIsApp(g.mimeType))) };
 };
 
+const approvals: Runner = (core, spec, g) => {
+  if ("budget" in g) return budgets(core, spec, g); // P11: the wait is a budget check
+  const grantLimit = "grantLimit" in g ? num(g.grantLimit) : core.limitDefault(Budget.approval_grant_calls);
+  if ("reply" in g) {
+    const d = core.approvalReply(codeOf(spec, "ApprovalReply", g.reply), codeOf(spec, "ApprovalOffer", g.offer), grantLimit);
+    return { outcome: nameOf(spec, "ApprovalOutcome", d.outcome), reason: nameOf(spec, "ApprovalOutcomeReason", d.reason), grant: d.grant };
+  }
+  const match = (k: string) => codeOf(spec, "GrantMatch", g[k] ?? "same");
+  const d = core.approvalAsk({
+    revision: codeOf(spec, "Revision", g.revision),
+    elicitation: codeOf(spec, "ElicitationSupport", g.elicitation),
+    mark: codeOf(spec, "ApprovalMark", g.mark),
+    grant: codeOf(spec, "GrantState", g.grant ?? "none"),
+    grantTool: match("grantTool"),
+    grantKeys: match("grantKeys"),
+    grantRun: match("grantRun"),
+    grantLeft: num(g.grantLeft ?? 0),
+    asked: num(g.asked ?? 0),
+    askLimit: "askLimit" in g ? num(g.askLimit) : core.limitDefault(Budget.approvals_per_run),
+    grantLimit,
+  });
+  return { answer: nameOf(spec, "ApprovalAsk", d.answer), channel: nameOf(spec, "ApprovalChannel", d.channel), offer: nameOf(spec, "ApprovalOffer", d.offer) };
+};
+
 const RUNNERS: Record<string, Runner> = {
+  "approvals.md": approvals,
   "app-calls.md": apps,
   "host-detection.md": host,
   "read-only.md": readOnly,

@@ -75,6 +75,92 @@ export const AppResource = {
 export type AppResource = (typeof AppResource)[keyof typeof AppResource];
 export type AppResourceName = keyof typeof AppResource;
 
+export const ElicitationSupport = {
+  none: 0,
+  form: 1,
+  url_only: 2,
+  malformed: 3
+} as const;
+export type ElicitationSupport = (typeof ElicitationSupport)[keyof typeof ElicitationSupport];
+export type ElicitationSupportName = keyof typeof ElicitationSupport;
+
+export const ApprovalMark = {
+  in_programs: 0,
+  outside_programs_only: 1
+} as const;
+export type ApprovalMark = (typeof ApprovalMark)[keyof typeof ApprovalMark];
+export type ApprovalMarkName = keyof typeof ApprovalMark;
+
+export const GrantState = {
+  none: 0,
+  held: 1
+} as const;
+export type GrantState = (typeof GrantState)[keyof typeof GrantState];
+export type GrantStateName = keyof typeof GrantState;
+
+export const GrantMatch = {
+  same: 0,
+  other: 1
+} as const;
+export type GrantMatch = (typeof GrantMatch)[keyof typeof GrantMatch];
+export type GrantMatchName = keyof typeof GrantMatch;
+
+export const ApprovalAsk = {
+  refuse_no_elicitation: 0,
+  ask: 1,
+  run_granted: 2,
+  refuse_operator_outside_programs: 3,
+  refuse_budget: 4,
+  invalid_facts: 5
+} as const;
+export type ApprovalAsk = (typeof ApprovalAsk)[keyof typeof ApprovalAsk];
+export type ApprovalAskName = keyof typeof ApprovalAsk;
+
+export const ApprovalChannel = {
+  none: 0,
+  elicitation_request: 1,
+  input_required: 2
+} as const;
+export type ApprovalChannel = (typeof ApprovalChannel)[keyof typeof ApprovalChannel];
+export type ApprovalChannelName = keyof typeof ApprovalChannel;
+
+export const ApprovalOffer = {
+  not_offered: 0,
+  offered: 1
+} as const;
+export type ApprovalOffer = (typeof ApprovalOffer)[keyof typeof ApprovalOffer];
+export type ApprovalOfferName = keyof typeof ApprovalOffer;
+
+export const ApprovalReply = {
+  accept_once: 0,
+  accept_rest: 1,
+  decline: 2,
+  cancel: 3,
+  malformed: 4
+} as const;
+export type ApprovalReply = (typeof ApprovalReply)[keyof typeof ApprovalReply];
+export type ApprovalReplyName = keyof typeof ApprovalReply;
+
+export const ApprovalOutcome = {
+  declined: 0,
+  run_once: 1,
+  run_and_grant: 2
+} as const;
+export type ApprovalOutcome = (typeof ApprovalOutcome)[keyof typeof ApprovalOutcome];
+export type ApprovalOutcomeName = keyof typeof ApprovalOutcome;
+
+export const ApprovalOutcomeReason = {
+  accepted: 1,
+  accepted_rest: 2,
+  declined: 3,
+  cancelled: 4,
+  malformed: 5,
+  rest_not_offered: 6,
+  invalid_facts: 7
+} as const;
+export type ApprovalOutcomeReason = (typeof ApprovalOutcomeReason)[keyof typeof ApprovalOutcomeReason];
+export type ApprovalOutcomeReasonName = keyof typeof ApprovalOutcomeReason;
+
 export const Budget = {
   host_calls: 1,
   batch_calls: 2,
@@ -111,7 +197,10 @@ export const Budget = {
   view_files_kept: 33,
   view_file_age_ms: 34,
   downstream_line_bytes: 35,
-  downstream_depth: 36
+  downstream_depth: 36,
+  approvals_per_run: 37,
+  approval_wait_ms: 38,
+  approval_grant_calls: 39
 } as const;
 export type Budget = (typeof Budget)[keyof typeof Budget];
 export type BudgetName = keyof typeof Budget;
@@ -176,7 +265,8 @@ export const ErrorCode = {
   connector_call_failed: 13,
   executor_overloaded: 14,
   auth_required: 15,
-  app_call_refused: 16
+  app_call_refused: 16,
+  approval_declined: 17
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export type ErrorCodeName = keyof typeof ErrorCode;

@@ -1,0 +1,55 @@
+// Approvals inside programs (spec/approvals.md, P1–P10). Fails closed.
+import { ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, Budget, BudgetCheck, ElicitationSupport, GrantMatch, GrantState, LimitCheck, Revision } from "./generated/spec";
+import { budgetCheck, limitAccepts } from "./budgets";
+
+/** Packs a question's answer: answer | channel << 4 | offer << 8. */
+function packAsk(answer: i32, channel: i32, offer: i32): i32 {
+  return answer | (channel << 4) | (offer << 8);
+}
+
+/** Packs what follows an answer: outcome | reason << 4 | grant << 12. */
+function packReply(outcome: i32, reason: i32, grant: i32): i32 {
+  return outcome | (reason << 4) | (grant << 12);
+}
+
+function isWhole(v: f64): bool {
+  return isFinite<f64>(v) && Math.floor(v) == v;
+}
+
+function isMatch(m: i32): bool {
+  return m >= GrantMatch.same && m <= GrantMatch.other;
+}
+
+/** P1–P7: whether a program's call to a tool of the approval class is asked, run under a grant, or refused, packed (see packAsk). */
+export function approvalAsk(revision: i32, elicitation: i32, mark: i32, grant: i32, grantTool: i32, grantKeys: i32, grantRun: i32, grantLeft: f64, asked: f64, askLimit: f64, grantLimit: f64): i32 {
+  const none = ApprovalChannel.none, notOffered = ApprovalOffer.not_offered;
+  if (revision < Revision.r2025_11_25 || revision > Revision.r2026_07_28 || elicitation < ElicitationSupport.none || elicitation > ElicitationSupport.malformed || mark < ApprovalMark.in_programs || mark > ApprovalMark.outside_programs_only || grant < GrantState.none || grant > GrantState.held || !isMatch(grantTool) || !isMatch(grantKeys) || !isMatch(grantRun)) {
+    return packAsk(ApprovalAsk.invalid_facts, none, notOffered); // P7
+  }
+  if (limitAccepts(Budget.approval_grant_calls, grantLimit) != LimitCheck.ok || !isWhole(grantLeft) || grantLeft < 0 || grantLeft > grantLimit) return packAsk(ApprovalAsk.invalid_facts, none, notOffered); // P7
+  const room = budgetCheck(Budget.approvals_per_run, asked, 1, askLimit);
+  if (room != BudgetCheck.ok && room != BudgetCheck.over) return packAsk(ApprovalAsk.invalid_facts, none, notOffered); // P7
+  if (mark == ApprovalMark.outside_programs_only) return packAsk(ApprovalAsk.refuse_operator_outside_programs, none, notOffered); // P3
+  if (grant == GrantState.held && grantTool == GrantMatch.same && grantKeys == GrantMatch.same && grantRun == GrantMatch.same && grantLeft >= 1) {
+    return packAsk(ApprovalAsk.run_granted, none, notOffered); // P4
+  }
+  if (elicitation != ElicitationSupport.form) return packAsk(ApprovalAsk.refuse_no_elicitation, none, notOffered); // P2
+  if (room == BudgetCheck.over) return packAsk(ApprovalAsk.refuse_budget, none, notOffered); // P5
+  const channel = revision == Revision.r2025_11_25 ? ApprovalChannel.elicitation_request : ApprovalChannel.input_required; // P1
+  return packAsk(ApprovalAsk.ask, channel, grantLimit >= 1 ? ApprovalOffer.offered : notOffered); // P6
+}
+
+/** P8–P10: what follows the person's answer, packed (see packReply). */
+export function approvalReply(reply: i32, offer: i32, grantLimit: f64): i32 {
+  if (reply < ApprovalReply.accept_once || reply > ApprovalReply.malformed || offer < ApprovalOffer.not_offered || offer > ApprovalOffer.offered || limitAccepts(Budget.approval_grant_calls, grantLimit) != LimitCheck.ok || (offer == ApprovalOffer.offered && grantLimit < 1)) {
+    return packReply(ApprovalOutcome.declined, ApprovalOutcomeReason.invalid_facts, 0); // P10
+  }
+  if (reply == ApprovalReply.accept_once) return packReply(ApprovalOutcome.run_once, ApprovalOutcomeReason.accepted, 0); // P8
+  if (reply == ApprovalReply.accept_rest) {
+    if (offer != ApprovalOffer.offered) return packReply(ApprovalOutcome.declined, ApprovalOutcomeReason.rest_not_offered, 0); // P9
+    return packReply(ApprovalOutcome.run_and_grant, ApprovalOutcomeReason.accepted_rest, <i32>grantLimit); // P8
+  }
+  if (reply == ApprovalReply.decline) return packReply(ApprovalOutcome.declined, ApprovalOutcomeReason.declined, 0); // P8
+  if (reply == ApprovalReply.cancel) return packReply(ApprovalOutcome.declined, ApprovalOutcomeReason.cancelled, 0); // P8
+  return packReply(ApprovalOutcome.declined, ApprovalOutcomeReason.malformed, 0); // P9
+}
