@@ -1,6 +1,8 @@
 // `npm run spec`: regenerate constants from spec/, rebuild wasm/, run every example against
 // the built wasm, and print one report. Exits non-zero unless every example passes, none is
-// vacuous and every clause has an example.
+// vacuous and every clause has an example. With --generate-only it writes the generated tables
+// and stops: `npm run spec` runs that first and compiles again, so the examples runner (compiled
+// from glue/) already sees a code or budget the spec just added.
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { readSpec } from "./parse.js";
@@ -12,6 +14,7 @@ import { createCore } from "../../decisions/core.js";
 
 const spec = readSpec();
 const regenerated = writeGenerated(spec);
+if (process.argv.includes("--generate-only")) process.exit(0);
 const { binary, diagnostics } = await compileCore();
 if (!binary) {
   process.stderr.write(`core build failed:\n${diagnostics}\n`);
