@@ -125,7 +125,8 @@ export async function startAuthServer(opts: AuthServerOptions): Promise<AuthServ
     features: {
       devInteractions: { enabled: true },
       registration: { enabled: true, initialAccessToken: false },
-      revocation: { enabled: true },
+      // A client may revoke only its own tokens.
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       introspection: { enabled: true },
       resourceIndicators: {
         enabled: true,
