@@ -222,8 +222,11 @@ describe("atrium doctor names each connector's revision", () => {
     });
     const out = r.stdout.split("\n");
     const under = (id: string) => out[out.findIndex((l) => l.startsWith(`ok   ${id} `) || l.startsWith(`FAIL ${id} `)) + 1] ?? "";
-    expect(under("m26"), r.stdout).toBe("     protocol 2026-07-28, by server/discover; follows list changes by subscriptions/listen");
-    expect(under("ttl26")).toBe("     protocol 2026-07-28, by server/discover; follows list changes by ttlMs 200: listed again every 1000 ms");
+    // Thirteen servers start at once on a small machine: a 2026-only stdio server may miss the 3 s
+    // probe and be reached at the pinned second try; either way it must be reached on 2026-07-28.
+    const modernLine = (tail: string) => new RegExp(`^ {5}protocol 2026-07-28, by server/discover(, at the second try: it refuses initialize, offering only 2026-07-28)?; ${tail.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+    expect(under("m26"), r.stdout).toMatch(modernLine("follows list changes by subscriptions/listen"));
+    expect(under("ttl26")).toMatch(modernLine("follows list changes by ttlMs 200: listed again every 1000 ms"));
     expect(under("h26")).toBe("     protocol 2026-07-28, by server/discover; follows list changes by subscriptions/listen");
     const fellBack = (why: string) => `     protocol 2025-11-25, by initialize, after server/discover ${why}; follows list changes by tools/list_changed`;
     expect(under("mem")).toBe(fellBack("was answered with an error (MCP error -32601: Method not found)"));
