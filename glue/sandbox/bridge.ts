@@ -6,6 +6,7 @@
 // (host_calls, emit_bytes, emit_blocks; batch_calls bounds one batch); the worker only bounded
 // each request's size and shape. Failures become typed errors the guest receives. Each call lives
 // within its run (RunScope): aborted when the run ends, given no more time than the run has left.
+import { isJsonObject } from "../support/json-object.js";
 import type { Core } from "../decisions/core.js";
 import type { Catalog } from "../catalog/catalog.js";
 import type { BudgetName } from "../decisions/generated/spec.js";
@@ -146,7 +147,7 @@ export class RunBridge implements HostSide {
       admit: this.spendCalls,
       run: (p) => {
         if (typeof p.query !== "string") throw new AtriumError("invalid_args", "atrium.search(query): query must be a string");
-        const o = (typeof p.options === "object" && p.options !== null ? p.options : {}) as Record<string, unknown>;
+        const o = isJsonObject(p.options) ? p.options : {};
         return findTools(this.deps.catalog, {
           query: p.query,
           connector: typeof o.connector === "string" ? o.connector : undefined,
