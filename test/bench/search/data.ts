@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../../../glue/support/package-root.js";
 
-export const benchDir = join(packageRoot, "test", "bench", "search");
+const benchDir = join(packageRoot, "test", "bench", "search");
 
 export interface CapturedTool {
   name: string;
@@ -20,7 +20,7 @@ export interface CapturedCatalog { server: string; package: string; version: str
 export const KINDS = ["direct", "paraphrase", "sibling", "cross_server", "negative"] as const;
 export type Kind = (typeof KINDS)[number];
 export const SPLITS = ["tune", "heldout"] as const;
-export type Split = (typeof SPLITS)[number];
+type Split = (typeof SPLITS)[number];
 export interface BenchQuery { id: string; query: string; expect: string[]; kind: Kind; split: Split }
 
 /** Every captured catalog, in file-name order. */
@@ -53,7 +53,7 @@ const STOP = new Set([
 const SUFFIXES = ["ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed", "ly", "s", "e"];
 
 /** A light, deliberately eager stemmer: lowercase, strip one common suffix, "ies" → "y". */
-export function stemWord(word: string): string {
+function stemWord(word: string): string {
   const w = word.toLowerCase();
   for (const s of SUFFIXES) {
     if (w.endsWith(s) && w.length - s.length >= 3) {
@@ -65,7 +65,7 @@ export function stemWord(word: string): string {
 }
 
 /** The stemmed content words of a text: split on anything not a letter or digit and on camelCase. */
-export function contentWords(text: string): Set<string> {
+function contentWords(text: string): Set<string> {
   const out = new Set<string>();
   for (const chunk of text.split(/[^\p{L}\p{N}]+/u)) {
     for (const part of chunk.split(/(?<=[\p{Ll}\p{N}])(?=\p{Lu})/u)) {

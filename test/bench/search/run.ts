@@ -1,0 +1,179 @@
+// `npm run bench:search`: how well atrium's search_tools ranking finds the right tool on the
+// captured catalogs of real MCP servers, and how fast it is at their real size and at 10,000
+// tools. Figures only; nothing here asserts. `--json` prints one JSON object instead of tables.
+// Every query goes through findTools, the one function behind search_tools and atrium.search.
+import { findTools } from "../../../glue/calls/discovery.js";
+import { buildSearchIndex } from "../../../glue/catalog/search-index.js";
+import { SEARCH_PAGE_DEFAULT } from "../../../glue/decisions/generated/spec.js";
+import type { Catalog } from "../../../glue/catalog/catalog.js";
+import { KINDS, SPLITS, loadCatalogs, loadQueries, sharedWords, toolsByAddress, type BenchQuery, type Kind } from "./data.js";
+import { buildCatalog, synthesize } from "./catalog.js";
+
+const LARGE = 10_000;
+const SEED = 12;
+const ROUNDS_REAL = 20; // timed passes over every query at the real size
+const ROUNDS_LARGE = 5; // and at 10,000 tools
+const BUILDS = 5; // index builds timed at 10,000 tools (after one that warms up)
+const json = process.argv.includes("--json");
+
+interface Outcome { q: BenchQuery; addresses: string[]; total: number; rank: number } // rank -1: not in the first page
+
+function ask(catalog: Catalog, query: string) {
+  return findTools(catalog, { query, safety: "any", limit: SEARCH_PAGE_DEFAULT });
+}
+
+function judge(catalog: Catalog, queries: BenchQuery[]): Outcome[] {
+  return queries.map((q) => {
+    const found = ask(catalog, q.query);
+    const addresses = found.results.map((r) => r.address);
+    return { q, addresses, total: found.total, rank: addresses.findIndex((a) => q.expect.includes(a)) };
+  });
+}
+
+interface Quality {
+  positives: number; top1: number; recall3: number; recall10: number; mrr: number;
+  negatives: number; negativesEmpty: number; negativesWeak: string;
+  top1ByKind: Partial<Record<Kind, { n: number; share: number }>>;
+}
+
+function quality(outcomes: Outcome[]): Quality {
+  const pos = outcomes.filter((o) => o.q.kind !== "negative");
+  const neg = outcomes.filter((o) => o.q.kind === "negative");
+  const share = (xs: Outcome[], ok: (o: Outcome) => boolean) => (xs.length === 0 ? 0 : xs.filter(ok).length / xs.length);
+  const top1ByKind: Quality["top1ByKind"] = {};
+  for (const k of KINDS) {
+    const of = outcomes.filter((o) => o.q.kind === k);
+    if (of.length > 0) top1ByKind[k] = { n: of.length, share: k === "negative" ? share(of, (o) => o.total === 0) : share(of, (o) => o.rank === 0) };
+  }
+  return {
+    positives: pos.length,
+    top1: share(pos, (o) => o.rank === 0),
+    recall3: share(pos, (o) => o.rank >= 0 && o.rank < 3),
+    recall10: share(pos, (o) => o.rank >= 0 && o.rank < 10),
+    mrr: pos.length === 0 ? 0 : pos.reduce((s, o) => s + (o.rank >= 0 ? 1 / (o.rank + 1) : 0), 0) / pos.length,
+    negatives: neg.length,
+    negativesEmpty: share(neg, (o) => o.total === 0),
+    negativesWeak: "n/a", // search returns no confidence yet (issue 12 adds one)
+    top1ByKind,
+  };
+}
+
+const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+};
+
+function latency(catalog: Catalog, queries: BenchQuery[], rounds: number) {
+  for (const q of queries) ask(catalog, q.query); // warm (and build the index)
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const q of queries) {
+      const t0 = process.hrtime.bigint();
+      ask(catalog, q.query);
+      samples.push(ms(t0));
+    }
+  }
+  return { p50: quantile(samples, 0.5), p95: quantile(samples, 0.95), samples: samples.length };
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const heapMb = () => {
+  gc?.();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+};
+
+// ---- run --------------------------------------------------------------------------------
+
+const catalogs = loadCatalogs();
+const queries = loadQueries();
+
+// The data first: a query naming a tool that does not exist, or a "paraphrase" sharing a word
+// with its tool, would make the figures lie.
+const captured = toolsByAddress(catalogs);
+const faults: string[] = [];
+for (const q of queries) {
+  for (const a of q.expect) {
+    const tool = captured.get(a);
+    if (!tool) faults.push(`${q.id}: no tool ${a} in the catalogs`);
+    else if (q.kind === "paraphrase" && sharedWords(q.query, tool).length > 0) faults.push(`${q.id}: the paraphrase "${q.query}" shares ${sharedWords(q.query, tool).join(", ")} with ${a}`);
+  }
+}
+if (faults.length > 0) {
+  console.error(`bench:search: the query data is unsound:\n  ${faults.join("\n  ")}`);
+  process.exit(1);
+}
+const real = buildCatalog(catalogs.map((c) => ({ id: c.server, tools: c.tools })));
+const realTools = real.entries().length;
+
+const outcomes = judge(real, queries);
+const bySplit = Object.fromEntries([...SPLITS, "all"].map((s) => [s, quality(outcomes.filter((o) => s === "all" || o.q.split === s))]));
+
+const latencyReal = latency(real, queries, ROUNDS_REAL);
+const heapBefore = heapMb();
+const largeConnectors = synthesize(catalogs, LARGE, SEED);
+const large = buildCatalog(largeConnectors);
+large.index();
+const heapAfter = heapMb();
+const largeTools = large.entries().length;
+const latencyLarge = latency(large, queries, ROUNDS_LARGE);
+const classify: number[] = [];
+const index: number[] = [];
+for (let i = 0; i <= BUILDS; i++) {
+  const fresh = buildCatalog(largeConnectors);
+  const t0 = process.hrtime.bigint();
+  const entries = fresh.entries(); // every tool classified through the decision core
+  const t1 = process.hrtime.bigint();
+  buildSearchIndex(entries); // what Catalog.index() builds on the first search after a change
+  if (i === 0) continue; // the first build only warms up
+  classify.push(Number(t1 - t0) / 1e6);
+  index.push(ms(t1));
+}
+
+const misses = outcomes
+  .filter((o) => o.q.split === "heldout" && (o.q.kind === "negative" ? o.total > 0 : o.rank !== 0))
+  .map((o) => ({ id: o.q.id, kind: o.q.kind, query: o.q.query, first: o.addresses[0] ?? null, rank: o.rank >= 0 ? o.rank + 1 : null, expect: o.q.expect }));
+
+const report = {
+  catalog: { servers: catalogs.length, tools: realTools, queries: queries.length },
+  quality: bySplit,
+  latency: {
+    real: { tools: realTools, ...latencyReal },
+    large: { tools: largeTools, connectors: largeConnectors.length, ...latencyLarge },
+  },
+  build: { tools: largeTools, indexMs: quantile(index, 0.5), classifyMs: quantile(classify, 0.5), runs: BUILDS },
+  heap: { gcExposed: gc !== undefined, beforeMb: heapBefore, afterLargeIndexMb: heapAfter, largeIndexMb: heapAfter - heapBefore },
+  heldoutMisses: misses,
+};
+void large.version; // keep the large catalog alive until the heap was read
+
+if (json) {
+  console.log(JSON.stringify(report, null, 2));
+} else {
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  const cols = [...SPLITS, "all"] as const;
+  const row = (label: string, f: (q: Quality) => string) => `  ${label.padEnd(26)}${cols.map((c) => f(bySplit[c]!).padStart(12)).join("")}`;
+  const lines = [
+    `search_tools ranking on ${catalogs.length} captured MCP servers (${realTools} tools), ${queries.length} queries`,
+    `  ${"".padEnd(26)}${cols.map((c) => c.padStart(12)).join("")}`,
+    row("positive queries", (q) => String(q.positives)),
+    row("top-1", (q) => pct(q.top1)),
+    row("recall@3", (q) => pct(q.recall3)),
+    row("recall@10", (q) => pct(q.recall10)),
+    row("MRR (first page)", (q) => q.mrr.toFixed(3)),
+    row("negative queries", (q) => String(q.negatives)),
+    row("negatives answered empty", (q) => pct(q.negativesEmpty)),
+    row("negatives answered weak", (q) => q.negativesWeak),
+    ...KINDS.map((k) => row(k === "negative" ? "  negative: empty" : `  ${k}: top-1`, (q) => (q.top1ByKind[k] ? `${pct(q.top1ByKind[k]!.share)} /${q.top1ByKind[k]!.n}` : "-"))),
+    "",
+    "speed",
+    `  query latency at ${realTools} tools        p50 ${latencyReal.p50.toFixed(3)} ms   p95 ${latencyReal.p95.toFixed(3)} ms   (${latencyReal.samples} queries)`,
+    `  query latency at ${largeTools} tools      p50 ${latencyLarge.p50.toFixed(3)} ms   p95 ${latencyLarge.p95.toFixed(3)} ms   (${latencyLarge.samples} queries)`,
+    `  index build at ${largeTools} tools        ${report.build.indexMs.toFixed(1)} ms, after ${report.build.classifyMs.toFixed(1)} ms classifying the tools (medians of ${BUILDS})`,
+    `  heap used after building at ${largeTools} tools   ${heapAfter.toFixed(1)} MB (${(heapAfter - heapBefore).toFixed(1)} MB for their listings, catalog and index)${gc ? "" : "  (run with --expose-gc for exact figures)"}`,
+    "",
+    `heldout misses (${misses.length}): query → what came first → expected`,
+    ...misses.map((m) => `  ${m.id} [${m.kind}] "${m.query}" → ${m.first ?? "(nothing)"}${m.rank ? ` (expected at ${m.rank})` : ""} → ${m.expect.length ? m.expect.join(" | ") : "(nothing: a negative)"}`),
+  ];
+  console.log(lines.join("\n"));
+}
