@@ -14,12 +14,13 @@ import type { HostDecision } from "../decisions/core.js";
 import { AppOnlyUse, LIST_CACHE_TTL_MS, Revision, STATELESS_REVISION, UI_EXTENSION_ID } from "../decisions/generated/spec.js";
 import { SHELL_MIME, SHELL_URI, shellHtml } from "../views/shell-page.js";
 import { INSTRUCTIONS } from "./instructions.js";
+import { questionChannel } from "./approval-question.js";
 
 export interface ServerDeps {
   version: string;
   tools: MetaTool[];
   host: HostState;
-  context: Omit<ToolContext, "signal" | "progress" | "host">;
+  context: Omit<ToolContext, "signal" | "progress" | "host" | "approvals">;
   /** Downstream UIs (glue/apps/resources.ts): the resource for this host, or undefined when there is none for it. */
   appResources: { read(uri: string, host: HostDecision, signal: AbortSignal): Promise<ReadResourceResult | undefined> };
 }
@@ -143,7 +144,7 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
     const tool = byName.get(request.params.name);
     if (!tool || !offered(tool, ctx, AppOnlyUse.call)) throw mcpError(ErrorCode.InvalidParams, `Unknown tool: ${clampEcho(request.params.name)}`);
     const token = request.params._meta?.progressToken;
-    return runTool(tool, request.params.arguments, { ...deps.context, host: hostFor(ctx) }, {
+    return runTool(tool, request.params.arguments, { ...deps.context, host: hostFor(ctx), approvals: questionChannel(revision, server.getClientCapabilities(), ctx) }, {
       signal: ctx.mcpReq.signal,
       notifyProgress: token === undefined ? undefined : (progress, message) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress, message } }),
     });

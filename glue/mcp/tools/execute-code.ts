@@ -1,10 +1,11 @@
 // execute_code: runs one short JavaScript program in a QuickJS sandbox. Every host call it
-// makes is answered by the run's bridge (its budgets counted there, invoke.ts for calls); the
-// result envelope is the core's decision.
+// makes is answered by the run's bridge (its budgets counted there, invoke.ts for calls, the run's
+// approvals for a call that may write); the result envelope is the core's decision.
 import { z } from "zod";
 import { defineTool, type ToolContext } from "./meta-tool.js";
 import { buildAliases, GUEST_GLOBALS, toIdentifier } from "../../sandbox/aliases.js";
 import { RunBridge } from "../../sandbox/bridge.js";
+import { RunApprovals } from "../../calls/approvals.js";
 import { programResult } from "../../results/program-result.js";
 import { CODE_CHARS_MAX, CONNECTOR_LIST_CHARS_MAX } from "../../decisions/generated/spec.js";
 import { MS_PER_SECOND, roundMs as round } from "../../support/format.js";
@@ -17,7 +18,7 @@ function describeExecuteCode(config: AtriumConfig): string {
   if (ids.length > CONNECTOR_LIST_CHARS_MAX) ids = `${ids.slice(0, CONNECTOR_LIST_CHARS_MAX - 1)}…`;
   return [
     "Run one async arrow function of plain JavaScript in a sandbox (QuickJS; no network, files, timers, require) that reads through read-only tools and returns only what the answer needs.",
-    `atrium.search(query) → {results:[{address,…}]}; atrium.describe(address) → schema; atrium.call(address, args) → value; atrium.batch([{address, args}]) → [{ok,data}|{ok:false,error}] (parallel, 0–${s.batchCalls}; a batch over a limit throws whole); atrium.emit(block); atrium.ui(html) shows the person a view; console.log. Globals: <connector>.<tool>(args) for any tool name. Connectors: ${ids || "none"}.`,
+    `atrium.search(query) → {results:[{address,…}]}; atrium.describe(address) → schema; atrium.call(address, args, {reason}?) → value (a tool that may write asks the person first when the host can be asked; reason is shown); atrium.batch([{address, args}]) → [{ok,data}|{ok:false,error}] (parallel, 0–${s.batchCalls}; a batch over a limit throws whole); atrium.emit(block); atrium.ui(html) shows the person a view; console.log. Globals: <connector>.<tool>(args) for any tool name. Connectors: ${ids || "none"}.`,
     `Per run: ${s.hostCalls} host calls, ${s.programWallMs / MS_PER_SECOND} s, ${s.returnChars} characters returned. Failures throw Errors with code and retryable.`,
     "Example: async () => { const r = await atrium.search(\"what you need\"); return atrium.call(r.results[0].address, {}); }",
     "Details: skills {name:\"usage\"}.",
@@ -30,7 +31,7 @@ export const executeCode = (config: AtriumConfig) =>
     title: "Run a program over the tools",
     description: describeExecuteCode(config),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    uses: ["catalog", "core", "config", "host", "pool", "progress", "signal", "viewStore"] as const,
+    uses: ["approvals", "catalog", "core", "config", "host", "pool", "progress", "signal", "viewStore"] as const,
     // The view shell; both the nested key and the older flat key, since hosts differ.
     _meta: { ui: { resourceUri: SHELL_URI, visibility: ["model"] }, "ui/resourceUri": SHELL_URI },
     input: z.object({
@@ -40,7 +41,9 @@ export const executeCode = (config: AtriumConfig) =>
     async run(args, ctx) {
       const started = performance.now();
       const s = ctx.config.sandbox;
-      const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks }, ctx.progress);
+      const kept = new Map(ctx.config.connectors.map((c) => [c.id, c.keepOutsidePrograms]));
+      const approvals = new RunApprovals(ctx.core, { perRun: s.approvalsPerRun, waitMs: s.approvalWaitMs, grantCalls: s.approvalGrantCalls }, ctx.approvals, (id) => kept.get(id), args.code);
+      const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks }, ctx.progress, approvals);
       const aliases = aliasesFor(ctx);
       const outcome = await ctx.pool.run(
         { code: args.code, aliases, limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, callPayloadBytes: s.callPayloadBytes, returnChars: s.returnChars } },

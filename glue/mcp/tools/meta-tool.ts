@@ -8,6 +8,7 @@ import type { ResultStash } from "../../results/stash.js";
 import type { AtriumConfig } from "../../config/schema.js";
 import type { SandboxPool } from "../../sandbox/pool.js";
 import type { HostDecision } from "../../decisions/core.js";
+import type { QuestionChannel } from "../../calls/approvals.js";
 
 export interface ToolContext {
   core: Core;
@@ -20,6 +21,8 @@ export interface ToolContext {
   /** The host deciding this request (H13): the session's on 2025-11-25, the request's own on 2026-07-28. */
   host: HostDecision;
   signal: AbortSignal;
+  /** Where a program's write is asked of the person (spec/approvals.md): this request's channel and its host's facts. */
+  approvals: QuestionChannel;
   /** Set when the request carries a progress token. */
   progress?: (completed: number) => void;
 }
