@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { CallToolResultSchema } from "@modelcontextprotocol/core";
+import { withInputRequired } from "@modelcontextprotocol/client";
 import { startAtrium, fixture, programValue, type Atrium } from "./harness/atrium-client.js";
 
 interface Question { mode?: string; message: string; requestedSchema: { properties: { choice: { oneOf: { const: string; title: string }[] } }; required: string[] } }
@@ -69,61 +70,66 @@ const add = (args: Record<string, unknown>, reason?: string) => `() => atrium.ca
 const flag = (args: Record<string, unknown>) => `() => w.set_flag(${JSON.stringify(args)})`;
 
 describe("approvals inside programs", () => {
-  it("a program writes three records with three approvals and none after a decline", async () => {
-    await session({ answers: [once, once, once, decline] }, async ({ a, questions, records }) => {
-      const v = await value(a, attempts([add({ n: 1 }, "first"), add({ n: 2 }), add({ n: 3 }), add({ n: 4 })]));
-      expect(v).toEqual(["ok", "ok", "ok", "approval_declined:declined"]);
-      expect(questions).toHaveLength(4);
-      expect(records()).toEqual([1, 2, 3].map((n) => ({ tool: "add_record", args: { n } })));
+  for (const revision of [undefined, "2026-07-28"] as const) describe(revision === undefined ? "2025-11-25 (an elicitation/create request)" : "2026-07-28 (an input-required result, answered by the client's retry)", () => {
+    it("a program writes three records with three approvals and none after a decline", async () => {
+      await session({ answers: [once, once, once, decline], revision }, async ({ a, questions, records }) => {
+        const v = await value(a, attempts([add({ n: 1 }, "first"), add({ n: 2 }), add({ n: 3 }), add({ n: 4 })]));
+        expect(v).toEqual(["ok", "ok", "ok", "approval_declined:declined"]);
+        expect(questions).toHaveLength(4);
+        expect(records()).toEqual([1, 2, 3].map((n) => ({ tool: "add_record", args: { n } })));
+      });
     });
-  });
 
-  it("the question names the tool, the exact arguments, the program's reason and its source (cut, with its full length)", async () => {
-    const filler = `// ${"x".repeat(3000)}`;
-    const code = `async () => {\n${filler}\nreturn atrium.call("w.add_record", { title: "Q3 report", n: 7 }, { reason: "file the report the person asked for" }); }`;
-    await session({ answers: [once] }, async ({ a, questions, records }) => {
-      expect(await value(a, code)).toEqual({ recorded: 1 });
-      const q = questions[0]!;
-      expect(q.mode ?? "form").toBe("form");
-      expect(q.message).toContain("Add a record");
-      expect(q.message).toContain("w.add_record");
-      expect(q.message).toContain(JSON.stringify({ title: "Q3 report", n: 7 }));
-      expect(q.message).toContain("file the report the person asked for");
-      expect(q.message).toContain("async () => {");
-      expect(q.message).toContain(`[cut: ${code.length} characters in all]`);
-      expect(q.message.length).toBeLessThan(code.length);
-      expect(q.requestedSchema.required).toEqual(["choice"]);
-      expect(q.requestedSchema.properties.choice.oneOf.map((c) => c.const)).toEqual(["run_once", "run_rest"]);
-      expect(q.requestedSchema.properties.choice.oneOf[1]!.title).toContain("up to 10 more calls");
-      expect(records()).toHaveLength(1);
+    it("the question names the tool, the exact arguments, the program's reason and its source (cut, with its full length)", async () => {
+      const filler = `// ${"x".repeat(3000)}`;
+      const code = `async () => {\n${filler}\nreturn atrium.call("w.add_record", { title: "Q3 report", n: 7 }, { reason: "file the report the person asked for" }); }`;
+      await session({ answers: [once], revision }, async ({ a, questions, records }) => {
+        expect(await value(a, code)).toEqual({ recorded: 1 });
+        const q = questions[0]!;
+        expect(q.mode ?? "form").toBe("form");
+        expect(q.message).toContain("Add a record");
+        expect(q.message).toContain("w.add_record");
+        expect(q.message).toContain(JSON.stringify({ title: "Q3 report", n: 7 }));
+        expect(q.message).toContain("file the report the person asked for");
+        expect(q.message).toContain("async () => {");
+        expect(q.message).toContain(`[cut: ${code.length} characters in all]`);
+        expect(q.message.length).toBeLessThan(code.length);
+        expect(q.requestedSchema.required).toEqual(["choice"]);
+        expect(q.requestedSchema.properties.choice.oneOf.map((c) => c.const)).toEqual(["run_once", "run_rest"]);
+        expect(q.requestedSchema.properties.choice.oneOf[1]!.title).toContain("up to 10 more calls");
+        expect(records()).toHaveLength(1);
+      });
     });
-  });
 
-  it("the rest of the run: later calls with the same keys run unasked up to the grant; other keys, another tool and a new run are asked again", async () => {
-    await session({ answers: [rest, once, once, once, once], sandbox: { approvalGrantCalls: 2 } }, async ({ a, questions, records }) => {
-      const v = await value(a, attempts([add({ n: 1 }), add({ n: 2 }), add({ n: 3 }), add({ n: 4 }), add({ n: 5, note: "x" }), flag({ n: 6 })]));
-      expect(v).toEqual(["ok", "ok", "ok", "ok", "ok", "ok"]);
-      // Asked: the first call (granted 2 more), the fourth (grant spent), other keys, another tool.
-      expect(questions).toHaveLength(4);
-      expect(records().map((r) => r.args.n)).toEqual([1, 2, 3, 4, 5, 6]);
-      // A grant never crosses runs.
-      expect(await value(a, attempts([add({ n: 7 })]))).toEqual(["ok"]);
-      expect(questions).toHaveLength(5);
-      expect(records()).toHaveLength(7);
+    it("the rest of the run: later calls with the same keys run unasked up to the grant; other keys, another tool and a new run are asked again", async () => {
+      await session({ answers: [rest, once, once, once, once], sandbox: { approvalGrantCalls: 2 }, revision }, async ({ a, questions, records }) => {
+        const v = await value(a, attempts([add({ n: 1 }), add({ n: 2 }), add({ n: 3 }), add({ n: 4 }), add({ n: 5, note: "x" }), flag({ n: 6 })]));
+        expect(v).toEqual(["ok", "ok", "ok", "ok", "ok", "ok"]);
+        // Asked: the first call (granted 2 more), the fourth (grant spent), other keys, another tool.
+        expect(questions).toHaveLength(4);
+        expect(records().map((r) => r.args.n)).toEqual([1, 2, 3, 4, 5, 6]);
+        // A grant never crosses runs.
+        expect(await value(a, attempts([add({ n: 7 })]))).toEqual(["ok"]);
+        expect(questions).toHaveLength(5);
+        expect(records()).toHaveLength(7);
+      });
     });
-  });
 
-  it("a declined, dismissed or malformed answer never reaches the downstream, and the program can catch approval_declined", async () => {
-    const noContent: Script = () => ({ action: "accept" });
-    const outside: Script = () => ({ action: "accept", content: { choice: "run_everything" } });
-    const extra: Script = () => ({ action: "accept", content: { choice: "run_once", also: "yes" } });
-    const broken: Script = () => { throw new Error("the client failed to show the question"); };
-    const unknown: Script = () => ({ action: "maybe" });
-    await session({ answers: [decline, cancel, noContent, outside, extra, broken, unknown], sandbox: { approvalsPerRun: 7 } }, async ({ a, questions, records }) => {
-      const v = await value(a, attempts([1, 2, 3, 4, 5, 6, 7].map((n) => add({ n }))));
-      expect(v).toEqual(["approval_declined:declined", "approval_declined:cancelled", ...Array(5).fill("approval_declined:malformed")]);
-      expect(questions).toHaveLength(7);
-      expect(records()).toEqual([]);
+    it("a declined, dismissed or malformed answer never reaches the downstream, and the program can catch approval_declined", async () => {
+      const noContent: Script = () => ({ action: "accept" });
+      const outside: Script = () => ({ action: "accept", content: { choice: "run_everything" } });
+      const extra: Script = () => ({ action: "accept", content: { choice: "run_once", also: "yes" } });
+      const broken: Script = () => { throw new Error("the client failed to show the question"); };
+      const unknown: Script = () => ({ action: "maybe" });
+      // On 2026-07-28 a client whose handler fails, or answers outside the protocol, never retries
+      // (its own driver fails the call): there the run is abandoned instead (tested below).
+      const answers = revision === undefined ? [decline, cancel, noContent, outside, extra, broken, unknown] : [decline, cancel, noContent, outside, extra];
+      await session({ answers, sandbox: { approvalsPerRun: 7 }, revision }, async ({ a, questions, records }) => {
+        const v = await value(a, attempts(answers.map((_, n) => add({ n }))));
+        expect(v).toEqual(["approval_declined:declined", "approval_declined:cancelled", ...Array(answers.length - 2).fill("approval_declined:malformed")]);
+        expect(questions).toHaveLength(answers.length);
+        expect(records()).toEqual([]);
+      });
     });
   });
 
@@ -174,12 +180,14 @@ describe("approvals inside programs", () => {
     });
   });
 
-  it("the wall clock stops while the person decides: a 1 s program answered after 2 s still completes", async () => {
+  it("the wall clock stops while the person decides (on both revisions): a 1 s program answered after 2 s still completes", async () => {
     const late: Script = () => new Promise((resolve) => setTimeout(() => resolve({ action: "accept", content: { choice: "run_once" } }), 2000));
-    await session({ answers: [late], sandbox: { programWallMs: 1000 } }, async ({ a, records }) => {
-      expect(await value(a, `async () => { const r = await atrium.call("w.add_record", { n: 1 }); return r.recorded; }`)).toBe(1);
-      expect(records()).toHaveLength(1);
-    });
+    for (const revision of [undefined, "2026-07-28"] as const) {
+      await session({ answers: [late], sandbox: { programWallMs: 1000 }, revision }, async ({ a, records }) => {
+        expect(await value(a, `async () => { const r = await atrium.call("w.add_record", { n: 1 }); return r.recorded; }`)).toBe(1);
+        expect(records()).toHaveLength(1);
+      });
+    }
   });
 
   it("a question never answered ends at approvalWaitMs as a decline, withdrawn from the client; the next question finds no wait left", async () => {
@@ -217,14 +225,35 @@ describe("approvals inside programs", () => {
     });
   });
 
-  it("on a 2026-07-28 session the question is not put yet: the write fails closed with destructive_tool_requires_approval", async () => {
-    await session({ answers: [once], revision: "2026-07-28" }, async ({ a, questions, records }) => {
-      const e = await value(a, `async () => { try { await atrium.call("w.add_record", { n: 1 }); } catch (e) { return { code: e.code, message: e.message, tool: e.nextAction.tool }; } }`);
-      expect(e.code).toBe("destructive_tool_requires_approval");
-      expect(e.tool).toBe("call_destructive_tool");
-      expect(e.message).toContain("need a 2025-11-25 session");
-      expect(questions).toHaveLength(0);
+  it("2026-07-28: the run parks on its question; a retry with a forged or stale requestState resumes nothing, and an unanswered run is abandoned after approvalWaitMs", async () => {
+    await session({ revision: "2026-07-28", sandbox: { approvalWaitMs: 1000 } }, async ({ a, records }) => {
+      const params = { name: "execute_code", arguments: { code: `async () => atrium.call("w.add_record", { n: 1 }, { reason: "parked" })` } };
+      const ask = () => a.client.request({ method: "tools/call", params }, withInputRequired(CallToolResultSchema), { allowInputRequired: true }) as Promise<any>;
+      const retry = (requestState: string, choice = "run_once") => a.client.request({ method: "tools/call", params: { ...params, inputResponses: { approve: { action: "accept", content: { choice } } }, requestState } } as never, withInputRequired(CallToolResultSchema), { allowInputRequired: true }) as Promise<any>;
+      const first = await ask();
+      expect(first.resultType).toBe("input_required");
+      expect(first.inputRequests.approve.method).toBe("elicitation/create");
+      expect(first.inputRequests.approve.params.message).toContain("parked");
+      const state: string = first.requestState;
+      // A tampered tag, another run's id, and a state too long to read: none finds the run.
+      const tampered = state.slice(0, -2) + (state.endsWith("AA") ? "BB" : "AA");
+      for (const bad of [tampered, `${"0".repeat(36)}.1.${state.split(".").pop()}`, "x".repeat(500)]) {
+        const r = await retry(bad);
+        expect(r.isError).toBe(true);
+        expect(r.structuredContent.error.code).toBe("not_found");
+      }
       expect(records()).toEqual([]);
+      // The genuine state still resumes it: the write runs once.
+      const done = await retry(state);
+      expect(programValue(done)).toEqual({ recorded: 1 });
+      // Used once: the same state again finds nothing, and nothing runs twice.
+      expect((await retry(state)).structuredContent.error.code).toBe("not_found");
+      expect(records()).toHaveLength(1);
+      // A run whose retry never comes is abandoned once its wait budget is spent.
+      const parked = await ask();
+      await new Promise((r) => setTimeout(r, 2000));
+      expect((await retry(parked.requestState)).structuredContent.error.code).toBe("not_found");
+      expect(records()).toHaveLength(1);
     });
   });
 });

@@ -6,7 +6,7 @@
 // the core (approvalReply). Questions of one run are put one at a time, in the order of the calls.
 import type { Core } from "../decisions/core.js";
 import type { CatalogEntry } from "../catalog/entry.js";
-import { ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, Budget, BudgetCheck, GrantMatch, GrantState, type ApprovalReply, type ElicitationSupport, type Revision } from "../decisions/generated/spec.js";
+import { ApprovalAsk, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, Budget, BudgetCheck, GrantMatch, GrantState, type ApprovalChannel, type ApprovalReply, type ElicitationSupport, type Revision } from "../decisions/generated/spec.js";
 import { codeName } from "../decisions/code-names.js";
 import { argKeySet, markOf } from "../decisions/facts/approval.js";
 import { approvalDeclinedText, approvalRefusalText } from "../decisions/messages.js";
@@ -22,6 +22,8 @@ export interface Answer { reply: ApprovalReply; timedOut: boolean }
 export interface QuestionChannel {
   revision: Revision;
   elicitation: ElicitationSupport;
+  /** How this channel puts a question (ApprovalChannel): an elicitation request, an input-required result, or none. */
+  serves: ApprovalChannel;
   /** Puts one question; rejects (and withdraws the question) when `signal` aborts. */
   ask(question: Question, opts: { signal: AbortSignal; timeoutMs: number }): Promise<Answer>;
 }
@@ -84,10 +86,9 @@ export class RunApprovals {
       default: // refuse_no_elicitation, invalid_facts: today's refusal
         throw approvalRequired(entry, args, argsJson);
     }
-    // The core chose the 2026-07-28 input-required channel, which this glue does not serve yet:
-    // the question cannot be put there (the SDK refuses an elicitation request on that revision),
-    // so the call fails closed as if the host could not be asked.
-    if (d.channel !== ApprovalChannel.elicitation_request) throw approvalRequired(entry, args, argsJson, { text: approvalRefusalText.needs_2025_session, reason: "channel_not_served" });
+    // The question travels as the core said or not at all: a channel this request cannot serve
+    // (an elicitation request on 2026-07-28, which the SDK refuses) fails closed.
+    if (d.channel !== this.channel.serves) throw approvalRequired(entry, args, argsJson, { text: approvalRefusalText.channel_not_served, reason: "channel_not_served" });
     if (this.core.budgetCheck(Budget.approval_wait_ms, this.waited, 1, waitMs) !== BudgetCheck.ok) throw overBudget("approval_wait_ms", waitMs, this.waited, 1, approvalRefusalText.approval_wait_ms);
     const room = this.core.budgetRoom(Budget.approval_wait_ms, this.waited, waitMs);
     const offered = d.offer === ApprovalOffer.offered;

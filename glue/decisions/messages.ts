@@ -62,7 +62,7 @@ export const approvalDeclinedText: Record<ApprovalOutcomeReasonName | "timed_out
 /** Why a program's write was refused without a question (spec/approvals.md P3; a channel atrium cannot serve yet). */
 export const approvalRefusalText = {
   outside_programs: "the operator keeps this tool outside programs (keepOutsidePrograms in atrium.json): it runs only through call_destructive_tool, after the person approves",
-  needs_2025_session: "approvals inside programs need a 2025-11-25 session for now (this request is 2026-07-28): it runs only through call_destructive_tool, after the person approves",
+  channel_not_served: "this request cannot carry the question the way its revision needs: it runs only through call_destructive_tool, after the person approves",
   approvals_per_run: "the run has put as many questions to the person as approvals_per_run allows; approve the remaining writes with call_destructive_tool, or ask for the rest of the run in one answer",
   approval_wait_ms: "the run has used up its time waiting for the person (approval_wait_ms)",
 } as const;

@@ -1,12 +1,13 @@
 // The question a program's write puts to the person, on the channel of the execute_code request
 // that runs the program (spec/approvals.md P1): on 2025-11-25 an elicitation/create request in
-// form mode, related to that request. It owns the question's text (the tool, the exact arguments,
+// form mode, related to that request (on 2026-07-28 the same question rides an input-required
+// result: mcp/parked-runs.ts). It owns the question's text (the tool, the exact arguments,
 // the program's reason and source, each cut at its bound in spec/bounds.md with the full length
 // stated), its one-field schema, and reading the result as the person's answer. Withdrawing: the
 // run's signal cancels the request (the SDK sends notifications/cancelled); the wait budget is its
 // timeout. Decides nothing: whether to ask, and what the answer does, are the core's.
 import { SdkError, SdkErrorCode, type ElicitRequestFormParams, type ServerContext } from "@modelcontextprotocol/server";
-import { APPROVAL_ARGS_SHOWN_CHARS, APPROVAL_SOURCE_SHOWN_CHARS, ApprovalReply, type Revision } from "../decisions/generated/spec.js";
+import { APPROVAL_ARGS_SHOWN_CHARS, APPROVAL_SOURCE_SHOWN_CHARS, ApprovalChannel, ApprovalReply, Revision } from "../decisions/generated/spec.js";
 import { CHOICE_FIELD, CHOICES, elicitationOf, replyOf } from "../decisions/facts/approval.js";
 import { requestCapabilities } from "../decisions/facts/host.js";
 import { approvalQuestionText as words } from "../decisions/messages.js";
@@ -15,7 +16,7 @@ import type { Answer, Question, QuestionChannel } from "../calls/approvals.js";
 /** `text` cut at `max` characters, saying how long it was in all. */
 const shown = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}${words.cut(text.length)}`);
 
-function questionParams(q: Question): ElicitRequestFormParams {
+export function questionParams(q: Question): ElicitRequestFormParams {
   const message = [
     words.intro,
     words.tool(q.entry.title ?? q.entry.name, q.entry.address, q.entry.connectorId),
@@ -42,6 +43,9 @@ export function questionChannel(revision: Revision, session: unknown, ctx: Serve
   return {
     revision,
     elicitation: elicitationOf(requestCapabilities(revision, session, ctx.mcpReq.envelope)),
+    // On 2026-07-28 the question is an input-required result of the run's own request, which the
+    // run parks for (mcp/parked-runs.ts); a request's elicitation/create is 2025-11-25's alone.
+    serves: revision === Revision.r2025_11_25 ? ApprovalChannel.elicitation_request : ApprovalChannel.none,
     async ask(q, { signal, timeoutMs }): Promise<Answer> {
       try {
         const result = await ctx.mcpReq.send({ method: "elicitation/create", params: questionParams(q) }, { signal, timeout: timeoutMs });

@@ -1,7 +1,7 @@
 // The shape of one meta-tool: its MCP listing (name, description, annotations, input schema
 // generated from the zod schema that also validates its arguments) and its handler.
 import { z } from "zod";
-import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { CallToolResult, InputRequiredResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { Core } from "../../decisions/core.js";
 import type { Catalog } from "../../catalog/catalog.js";
 import type { ResultStash } from "../../results/stash.js";
@@ -23,6 +23,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Where a program's write is asked of the person (spec/approvals.md): this request's channel and its host's facts. */
   approvals: QuestionChannel;
+  /** A 2026-07-28 retry's echo: the requestState and inputResponses it carries (both unread, from the client). */
+  retry: { state: unknown; responses?: Record<string, unknown> };
   /** Set when the request carries a progress token. */
   progress?: (completed: number) => void;
 }
@@ -38,7 +40,8 @@ export interface MetaTool<S extends z.ZodType = z.ZodType, K extends keyof ToolC
   appsHostOnly?: boolean;
   /** What the tool uses from the server's context: it receives exactly these, nothing else. */
   uses: readonly K[];
-  run(args: z.output<S>, ctx: Pick<ToolContext, K>): Promise<CallToolResult>;
+  /** A tool's result; execute_code alone may answer input-required on 2026-07-28 (a question parks its run). */
+  run(args: z.output<S>, ctx: Pick<ToolContext, K>): Promise<CallToolResult | InputRequiredResult>;
 }
 
 export const defineTool = <S extends z.ZodType, K extends keyof ToolContext>(tool: MetaTool<S, K>): MetaTool<S, K> => tool;
