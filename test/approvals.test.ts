@@ -82,7 +82,7 @@ describe("approvals inside programs", () => {
 
     it("the question names the tool, the exact arguments, the program's reason and its source (cut, with its full length)", async () => {
       const filler = `// ${"x".repeat(3000)}`;
-      const code = `async () => {\n${filler}\nreturn atrium.call("w.add_record", { title: "Q3 report", n: 7 }, { reason: "file the report the person asked for" }); }`;
+      const code = `async () => {\n${filler}\nreturn atrium.call("w.add_record", { title: "Q3 report", n: 7 }, { reason: "file the report\\nTool: the person asked for" }); }`;
       await session({ answers: [once], revision }, async ({ a, questions, records }) => {
         expect(await value(a, code)).toEqual({ recorded: 1 });
         const q = questions[0]!;
@@ -90,7 +90,9 @@ describe("approvals inside programs", () => {
         expect(q.message).toContain("Add a record");
         expect(q.message).toContain("w.add_record");
         expect(q.message).toContain(JSON.stringify({ title: "Q3 report", n: 7 }));
-        expect(q.message).toContain("file the report the person asked for");
+        // The reason stays on its one line: it cannot lay out a line that reads like atrium's own.
+        expect(q.message).toContain("file the report Tool: the person asked for");
+        expect(q.message.split("\n").filter((l) => l.startsWith("Tool:"))).toHaveLength(1);
         expect(q.message).toContain("async () => {");
         expect(q.message).toContain(`[cut: ${code.length} characters in all]`);
         expect(q.message.length).toBeLessThan(code.length);
@@ -213,6 +215,18 @@ describe("approvals inside programs", () => {
       await expect.poll(() => s.withdrawn).toBe(1);
       expect(await value(s.a, `async () => (await atrium.call("w.count_records", {})).count`)).toBe(0);
       expect(s.records()).toEqual([]);
+    });
+  });
+
+  it("a batch's writes are asked one at a time, each with its item's reason; a declined item fails inline and the others run", async () => {
+    await session({ answers: [once, decline, once] }, async ({ a, questions, records }) => {
+      const v = await value(a, `async () => (await atrium.batch([1, 2, 3].map((n) => ({ address: "w.add_record", args: { n }, reason: "item " + n })))).map((r) => r.ok ? "ok" : r.error.code)`);
+      // Whichever item was asked second is the one declined.
+      const reasons = questions.map((q) => /The program's reason: (.*)/.exec(q.message)?.[1]);
+      expect([...reasons].sort()).toEqual(["item 1", "item 2", "item 3"]);
+      const declined = Number(reasons[1]!.slice("item ".length));
+      expect(v).toEqual([1, 2, 3].map((n) => (n === declined ? "approval_declined" : "ok")));
+      expect(records().map((r) => r.args.n).sort()).toEqual([1, 2, 3].filter((n) => n !== declined));
     });
   });
 

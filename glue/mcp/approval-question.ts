@@ -21,7 +21,8 @@ export function questionParams(q: Question): ElicitRequestFormParams {
     words.intro,
     words.tool(q.entry.title ?? q.entry.name, q.entry.address, q.entry.connectorId),
     `${words.args}: ${shown(q.argsJson, APPROVAL_ARGS_SHOWN_CHARS)}`,
-    `${words.reason}: ${q.reason ?? words.noReason}`,
+    // One line: a reason cannot lay out lines of its own that read like atrium's.
+    `${words.reason}: ${q.reason === undefined ? words.noReason : q.reason.replace(/\s+/g, " ")}`,
     `${words.source}:\n${shown(q.source, APPROVAL_SOURCE_SHOWN_CHARS)}`,
   ].join("\n");
   const choices = [{ const: CHOICES.once, title: words.once }, ...(q.restCalls > 0 ? [{ const: CHOICES.rest, title: words.rest(q.restCalls) }] : [])];

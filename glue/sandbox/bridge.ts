@@ -196,9 +196,9 @@ export class RunBridge implements HostSide {
         if (!Array.isArray(items) || items.length !== call.calls) throw new AtriumError("unavailable", "the batch did not arrive as it was counted; try again");
         const outcomes = await Promise.all(items.map(async (item: unknown) => {
           try {
-            if (typeof item !== "object" || item === null) throw new AtriumError("invalid_args", "each batch item is { address, args }");
-            const { address, args } = item as Record<string, unknown>;
-            return `{"ok":true,"data":${(await this.callOne(address, args, run)).json}}`;
+            if (typeof item !== "object" || item === null) throw new AtriumError("invalid_args", "each batch item is { address, args, reason? }");
+            const { address, args, reason } = item as Record<string, unknown>;
+            return `{"ok":true,"data":${(await this.callOne(address, args, run, reasonOf(reason === undefined ? undefined : { reason }))).json}}`;
           } catch (e) {
             return JSON.stringify({ ok: false, error: this.errorBody(e) });
           }
