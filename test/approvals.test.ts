@@ -230,6 +230,16 @@ describe("approvals inside programs", () => {
     });
   });
 
+  it("a run that ends with its question open (the program returned without awaiting the write) withdraws it", async () => {
+    await session({ answers: [never] }, async (s) => {
+      expect(await value(s.a, `async () => { atrium.call("w.add_record", { n: 1 }).catch(() => {}); return "done"; }`)).toBe("done");
+      // Whether the question went out before the run ended or not, none stays open and nothing is written.
+      await expect.poll(() => s.withdrawn).toBe(s.questions.length);
+      expect(await value(s.a, `async () => (await atrium.call("w.count_records", {})).count`)).toBe(0);
+      expect(s.records()).toEqual([]);
+    });
+  });
+
   it("the reason is bounded: over APPROVAL_REASON_CHARS_MAX or not a string is invalid_args, and nothing is asked", async () => {
     await session({ answers: [once] }, async ({ a, questions, records }) => {
       const v = await value(a, attempts([add({ n: 1 }, "x".repeat(501)), `() => atrium.call("w.add_record", { n: 2 }, { reason: 5 })`, `() => atrium.call("w.add_record", { n: 3 }, "why")`]));
