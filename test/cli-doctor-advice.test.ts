@@ -29,6 +29,12 @@ describe("doctor advice", () => {
     ]);
   });
 
+  it("a keepOutsidePrograms name the server does not have is flagged like the other lists", () => {
+    expect(unlistedTools({ readOnlyTools: [], approvalTools: [], keepOutsidePrograms: ["add_note", "add_notes"] }, ["get_note", "add_note"])).toEqual([
+      { list: "keepOutsidePrograms", name: "add_notes", nearest: ["add_note"] },
+    ]);
+  });
+
   it("the suggested line keeps the operator's list first and adds only names that look read-only", () => {
     expect(readOnlySuggestion([], ["send_digest", "list_notes", "get_note"])).toBe(`"readOnlyTools": ["get_note", "list_notes"]`);
     expect(readOnlySuggestion(["send_digest"], ["list_notes", "send_digest"])).toBe(`"readOnlyTools": ["send_digest", "list_notes"]`);

@@ -33,7 +33,7 @@ describe("validateConfig: file and connector shape", () => {
     expect(config.connectors).toEqual([
       {
         id: "github", kind: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { K: "V" }, cwd: "/srv",
-        readOnlyTools: [], approvalTools: [], disabled: false, appWrites: false, protocol: "auto",
+        readOnlyTools: [], approvalTools: [], keepOutsidePrograms: [], disabled: false, appWrites: false, protocol: "auto",
         timeoutMs: c.limitDefault(Budget.host_call_deadline_ms), startTimeoutMs: c.limitDefault(Budget.connector_start_ms), maxResultBytes: c.limitDefault(Budget.direct_result_bytes),
       },
     ]);
@@ -216,6 +216,16 @@ describe("validateConfig: operator tool lists", () => {
     expect(refused(gh({ readOnlyTools: "list_repos" }))).toEqual([{ path: "mcpServers.github.readOnlyTools", message: "expected an array, got string" }]);
   });
 
+  it("keepOutsidePrograms: a list of distinct tool names, checked like the other lists", () => {
+    expect(accepted(gh({ approvalTools: ["merge_pr"], keepOutsidePrograms: ["merge_pr", "delete_repo"] })).connectors[0]).toMatchObject({ keepOutsidePrograms: ["merge_pr", "delete_repo"] });
+    expect(refused(gh({ keepOutsidePrograms: ["a", "", "a", 3] }))).toEqual([
+      { path: "mcpServers.github.keepOutsidePrograms[1]", message: "must not be empty" },
+      { path: "mcpServers.github.keepOutsidePrograms[2]", message: '"a" is listed twice (also at mcpServers.github.keepOutsidePrograms[0])' },
+      { path: "mcpServers.github.keepOutsidePrograms[3]", message: "expected a string, got number" },
+    ]);
+    expect(refused(gh({ keepOutsidePrograms: "merge_pr" }))).toEqual([{ path: "mcpServers.github.keepOutsidePrograms", message: "expected an array, got string" }]);
+  });
+
   it("refuses a tool that is both read-only and behind approval, naming both paths", () => {
     expect(refused(gh({ readOnlyTools: [7, "x", "merge_pr"], approvalTools: ["merge_pr"] }))).toEqual([
       { path: "mcpServers.github.readOnlyTools[0]", message: "expected a string, got number" },
@@ -238,11 +248,12 @@ describe("validateConfig: numeric limits are the core's to judge", () => {
   });
 
   it("checks every sandbox and results limit through the core", () => {
-    const sandbox = Object.fromEntries(Object.keys(SANDBOX_LIMITS).map((k) => [k, 0]));
+    // approvalGrantCalls accepts 0 (it never offers "the rest of this run"), so it is given -1.
+    const sandbox = Object.fromEntries(Object.keys(SANDBOX_LIMITS).map((k) => [k, k === "approvalGrantCalls" ? -1 : 0]));
     const results = Object.fromEntries(Object.keys(RESULTS_LIMITS).map((k) => [k, 1e12]));
     const errors = refused(gh({}, { atrium: { sandbox, results } }));
     expect(errors.map((e) => e.path)).toEqual([...Object.keys(SANDBOX_LIMITS).map((k) => `atrium.sandbox.${k}`), ...Object.keys(RESULTS_LIMITS).map((k) => `atrium.results.${k}`)]);
-    expect(errors.slice(0, -3).every((e) => e.message.startsWith("0 is below the minimum"))).toBe(true);
+    expect(errors.slice(0, -3).every((e) => /^-?[01] is below the minimum/.test(e.message))).toBe(true);
     expect(errors.slice(-3).every((e) => e.message.startsWith("1000000000000 is above the maximum"))).toBe(true);
   });
 

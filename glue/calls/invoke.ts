@@ -1,15 +1,18 @@
 // The one path every downstream call takes — direct (call_tool, call_destructive_tool), from a
 // program, from a view, or from a downstream app (call_app_tool): resolve the address → the
 // core's gate on the current catalog (read-only, or for an app spec/app-calls.md A1–A5) →
-// argument and payload checks → the connector's deadline → a typed result or error. And the one
+// argument and payload checks → the connector's deadline → a typed result or error. A program's
+// call to a tool that may write is gated by its run's approvals (`approve`: the person is asked,
+// or the call is refused) before it goes on down this same path. And the one
 // path a downstream app's UI document is read by (readAppResource).
 import type { Core } from "../decisions/core.js";
 import type { Catalog } from "../catalog/catalog.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import type { ToolResult } from "../connectors/downstream-shapes.js";
 import { AtriumError } from "../support/errors.js";
-import { AppCall, AppCallReason, AppRelation, Budget, BudgetCheck, ECHO_ARGS_BYTES_MAX, ToolClass, type ClassReasonName } from "../decisions/generated/spec.js";
-import { appCallReasonText, approvalPurposeText } from "../decisions/messages.js";
+import { AppCall, AppCallReason, AppRelation, Budget, BudgetCheck, ToolClass } from "../decisions/generated/spec.js";
+import { appCallReasonText } from "../decisions/messages.js";
+import { approvalRequired } from "./approval-refusal.js";
 import { codeName } from "../decisions/code-names.js";
 
 export interface InvokeRequest {
@@ -17,6 +20,9 @@ export interface InvokeRequest {
   args: unknown;
   /** Only call_destructive_tool sets this; every other path runs read-only tools only. */
   allowApproval: boolean;
+  /** A program's call: a tool that may write runs only once this resolves (the person approved it,
+   * or a standing grant of the run covers it); it throws the refusal otherwise. */
+  approve?: (entry: CatalogEntry, args: Record<string, unknown>, argsJson: string) => Promise<void>;
   /** The connector whose app made this call (call_app_tool): the core's app rules (A1–A5) judge it instead of the read-only gate. */
   fromApp?: string;
   signal?: AbortSignal;
@@ -42,20 +48,25 @@ export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<In
   const argsJson = JSON.stringify(args);
   if (req.fromApp !== undefined) appGate(ctx, entry, req.fromApp);
   else if (entry.safety !== "read_only" && !req.allowApproval) {
-    throw new AtriumError("destructive_tool_requires_approval", `${entry.address} is not read-only (${entry.reason}); it runs only through call_destructive_tool, after the person approves`, {
-      nextAction: { tool: "call_destructive_tool", arguments: Buffer.byteLength(argsJson) <= ECHO_ARGS_BYTES_MAX ? { address: entry.address, args } : { address: entry.address }, purpose: approvalPurposeText[entry.reason as ClassReasonName] ?? approvalPurposeText.invalid_facts },
-      details: { address: entry.address, reason: entry.reason },
-    });
+    if (!req.approve) throw approvalRequired(entry, args, argsJson);
+    // The person is not asked about a call whose payload would be refused anyway.
+    payloadWithin(ctx, entry, argsJson);
+    await req.approve(entry, args as Record<string, unknown>, argsJson);
+    // An answer that arrives once the run has ended runs nothing.
+    req.signal?.throwIfAborted();
   }
-  const bytes = Buffer.byteLength(argsJson);
-  if (ctx.core.budgetCheck(Budget.call_payload_bytes, 0, bytes, ctx.callPayloadBytes) !== BudgetCheck.ok) {
-    throw new AtriumError("budget_exceeded", `args for ${entry.address} are ${bytes} bytes; the call_payload_bytes budget allows ${ctx.callPayloadBytes}`, { details: { budget: "call_payload_bytes", limit: ctx.callPayloadBytes, requested: bytes, room: ctx.callPayloadBytes } });
-  }
+  payloadWithin(ctx, entry, argsJson);
   const started = performance.now();
   const result = await connector.call(entry.name, args as Record<string, unknown>, { timeLeftMs: req.timeLeftMs?.(), signal: req.signal });
   return { entry, result, durationMs: performance.now() - started };
 }
 
+function payloadWithin(ctx: InvokeContext, entry: CatalogEntry, argsJson: string): void {
+  const bytes = Buffer.byteLength(argsJson);
+  if (ctx.core.budgetCheck(Budget.call_payload_bytes, 0, bytes, ctx.callPayloadBytes) !== BudgetCheck.ok) {
+    throw new AtriumError("budget_exceeded", `args for ${entry.address} are ${bytes} bytes; the call_payload_bytes budget allows ${ctx.callPayloadBytes}`, { details: { budget: "call_payload_bytes", limit: ctx.callPayloadBytes, requested: bytes, room: ctx.callPayloadBytes } });
+  }
+}
 
 /** A1–A5: a downstream app's call runs only as the core decides; a refusal says why. */
 function appGate(ctx: InvokeContext, entry: CatalogEntry, app: string): void {

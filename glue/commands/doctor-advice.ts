@@ -22,14 +22,14 @@ export function firstWord(name: string): string {
 
 export const looksReadOnly = (name: string): boolean => READ_ONLY_NAME_WORDS.includes(firstWord(name));
 
-export interface UnlistedTool { list: "readOnlyTools" | "approvalTools"; name: string; nearest: string[] }
+export interface UnlistedTool { list: "readOnlyTools" | "approvalTools" | "keepOutsidePrograms"; name: string; nearest: string[] }
 
 /** Names in the operator's lists that the server does not list, each with the closest real names. */
-export function unlistedTools(lists: { readOnlyTools: readonly string[]; approvalTools: readonly string[] }, toolNames: readonly string[]): UnlistedTool[] {
+export function unlistedTools(lists: { readOnlyTools: readonly string[]; approvalTools: readonly string[]; keepOutsidePrograms?: readonly string[] }, toolNames: readonly string[]): UnlistedTool[] {
   const have = new Set(toolNames);
   const out: UnlistedTool[] = [];
-  for (const list of ["readOnlyTools", "approvalTools"] as const) {
-    for (const name of lists[list]) if (!have.has(name)) out.push({ list, name, nearest: nearestNames(name, toolNames) });
+  for (const list of ["readOnlyTools", "approvalTools", "keepOutsidePrograms"] as const) {
+    for (const name of lists[list] ?? []) if (!have.has(name)) out.push({ list, name, nearest: nearestNames(name, toolNames) });
   }
   return out;
 }

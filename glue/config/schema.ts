@@ -14,6 +14,8 @@ interface ConnectorCommon {
   id: string;
   readOnlyTools: string[];
   approvalTools: string[];
+  /** Tools the operator keeps approval-only-outside-programs: a program never asks the person about them (spec/approvals.md P3). */
+  keepOutsidePrograms: string[];
   timeoutMs: number;
   /** This connector's start deadline (defaults to atrium.connectors.startTimeoutMs). */
   startTimeoutMs: number;
@@ -52,6 +54,9 @@ export interface SandboxConfig {
   callPayloadBytes: number;
   workers: number;
   queue: number;
+  approvalsPerRun: number;
+  approvalWaitMs: number;
+  approvalGrantCalls: number;
 }
 export interface ViewsConfig {
   delivery: DeliveryOverrideName;
@@ -95,7 +100,7 @@ export const CONNECTOR_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${CONNECTOR_ID_CHA
 
 export const STDIO_KEYS = ["command", "args", "env", "cwd"] as const;
 export const HTTP_KEYS = ["url", "headers"] as const;
-const SETTING_KEYS = ["readOnlyTools", "approvalTools", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled", "appWrites", "protocol"] as const;
+const SETTING_KEYS = ["readOnlyTools", "approvalTools", "keepOutsidePrograms", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled", "appWrites", "protocol"] as const;
 
 /** A connector's "protocol": probe and fall back (auto), or one revision only (2025-11-25 is the initialize handshake). */
 export const PROTOCOL_SETTINGS = ["auto", "2025-11-25", STATELESS_REVISION] as const;
@@ -131,6 +136,9 @@ export const SANDBOX_LIMITS = {
   callPayloadBytes: Budget.call_payload_bytes,
   queue: Budget.executor_queue,
   workers: Budget.sandbox_workers,
+  approvalsPerRun: Budget.approvals_per_run,
+  approvalWaitMs: Budget.approval_wait_ms,
+  approvalGrantCalls: Budget.approval_grant_calls,
 } as const satisfies Record<keyof SandboxConfig, Budget>;
 
 export const SANDBOX_KEYS = Object.keys(SANDBOX_LIMITS);

@@ -105,10 +105,12 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
     const j = readOnly.get(name);
     if (j !== undefined) fail(ctx, `${path}.approvalTools[${i}]`, `${show(name, ctx)} is also in ${path}.readOnlyTools[${j}]; a tool is either read-only or behind approval, not both`);
   }
+  const keptOutside = toolList(ctx, `${path}.keepOutsidePrograms`, own(entry, "keepOutsidePrograms"));
   const settings = {
     id,
     readOnlyTools: [...readOnly.keys()],
     approvalTools: [...approval.keys()],
+    keepOutsidePrograms: [...keptOutside.keys()],
     timeoutMs: limit(ctx, `${path}.timeoutMs`, own(entry, "timeoutMs"), CONNECTOR_LIMITS.timeoutMs),
     startTimeoutMs: own(entry, "startTimeoutMs") === undefined ? undefined : limit(ctx, `${path}.startTimeoutMs`, own(entry, "startTimeoutMs"), CONNECTOR_LIMITS.startTimeoutMs),
     maxResultBytes: own(entry, "maxResultBytes") === undefined ? undefined : limit(ctx, `${path}.maxResultBytes`, own(entry, "maxResultBytes"), CONNECTOR_LIMITS.maxResultBytes),

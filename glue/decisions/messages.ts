@@ -1,6 +1,6 @@
 // The one table that turns the core's codes into words for people and models.
 // Keyed by code name, so a code added to spec/ without a message fails typecheck.
-import type { AppCallReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName } from "./generated/spec.js";
+import type { AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName } from "./generated/spec.js";
 import { codeName } from "./code-names.js";
 import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck } from "./generated/spec.js";
 
@@ -44,6 +44,41 @@ export const appCallReasonText: Record<AppCallReasonName, string> = {
   visibility_malformed: "its _meta.ui.visibility is not a list of strings, so it is not open to apps",
   writes_not_allowed: "it may write, and the operator has not allowed this connector's app to write (appWrites in atrium.json)",
   invalid_facts: "the facts of the app's call were out of range",
+};
+
+/** Why a program's write did not run after its question (spec/approvals.md P8–P11); `timed_out`:
+ * the run's approval wait (approval_wait_ms) ran out with the question open. */
+export const approvalDeclinedText: Record<ApprovalOutcomeReasonName | "timed_out", string> = {
+  accepted: "the person approved this call",
+  accepted_rest: "the person approved this call and the rest of its kind in this run",
+  declined: "the person declined this call",
+  cancelled: "the person dismissed the question without approving",
+  malformed: "the answer was not one of the choices the question offered, which counts as a decline",
+  rest_not_offered: "the answer approved the rest of this run, which the question did not offer, which counts as a decline",
+  invalid_facts: "the answer's facts were out of range, which counts as a decline",
+  timed_out: "no answer came before the run's approval wait ran out (approval_wait_ms), so the question was withdrawn",
+};
+
+/** Why a program's write was refused without a question (spec/approvals.md P3; a channel atrium cannot serve yet). */
+export const approvalRefusalText = {
+  outside_programs: "the operator keeps this tool outside programs (keepOutsidePrograms in atrium.json): it runs only through call_destructive_tool, after the person approves",
+  channel_not_served: "this request cannot carry the question the way its revision needs: it runs only through call_destructive_tool, after the person approves",
+  approvals_per_run: "the run has put as many questions to the person as approvals_per_run allows; approve the remaining writes with call_destructive_tool, or ask for the rest of the run in one answer",
+  approval_wait_ms: "the run has used up its time waiting for the person (approval_wait_ms)",
+} as const;
+
+/** The words of the question a program's write puts to the person (spec/approvals.md P1). */
+export const approvalQuestionText = {
+  intro: "A program atrium is running wants to call a tool that may write. Run this call?",
+  tool: (title: string, address: string, connector: string) => `Tool: ${title} (${address}, connector ${connector})`,
+  args: "Arguments",
+  reason: "The program's reason",
+  noReason: "(the program gave no reason)",
+  source: "The program",
+  cut: (chars: number) => `… [cut: ${chars} characters in all]`,
+  choice: "Your answer",
+  once: "Run this call once",
+  rest: (calls: number) => `Run this call, and up to ${calls} more calls of this tool with the same argument names in this run, without asking`,
 };
 
 const hostReasonText: Record<HostReasonName, string> = {

@@ -2,7 +2,7 @@
 // handlers, and turns every thrown error into a typed error result. Decides nothing.
 import {
   Server, ProtocolError, ProtocolErrorCode as ErrorCode, isJSONRPCErrorResponse, PROTOCOL_VERSION_META_KEY, UnsupportedProtocolVersionError,
-  type CallToolResult, type JSONRPCMessage, type JSONRPCRequest, type ReadResourceResult, type RequestId, type Result, type ServerContext, type Tool, type Transport,
+  type CallToolResult, type InputRequiredResult, type JSONRPCMessage, type JSONRPCRequest, type ReadResourceResult, type RequestId, type Result, type ServerContext, type Tool, type Transport,
 } from "@modelcontextprotocol/server";
 import { ClientRequestSchema } from "@modelcontextprotocol/core";
 import { z } from "zod";
@@ -14,12 +14,13 @@ import type { HostDecision } from "../decisions/core.js";
 import { AppOnlyUse, LIST_CACHE_TTL_MS, Revision, STATELESS_REVISION, UI_EXTENSION_ID } from "../decisions/generated/spec.js";
 import { SHELL_MIME, SHELL_URI, shellHtml } from "../views/shell-page.js";
 import { INSTRUCTIONS } from "./instructions.js";
+import { questionChannel } from "./approval-question.js";
 
 export interface ServerDeps {
   version: string;
   tools: MetaTool[];
   host: HostState;
-  context: Omit<ToolContext, "signal" | "progress" | "host">;
+  context: Omit<ToolContext, "signal" | "progress" | "host" | "approvals" | "retry">;
   /** Downstream UIs (glue/apps/resources.ts): the resource for this host, or undefined when there is none for it. */
   appResources: { read(uri: string, host: HostDecision, signal: AbortSignal): Promise<ReadResourceResult | undefined> };
 }
@@ -139,11 +140,11 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
     if (!modern) server.keepCode(ctx.mcpReq.id, ErrorCode.ResourceNotFound); // 2026-07-28 answers -32602, as the SDK encodes it
     throw mcpError(ErrorCode.ResourceNotFound, `Resource not found: ${clampEcho(request.params.uri)}`);
   });
-  server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
+  server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const tool = byName.get(request.params.name);
     if (!tool || !offered(tool, ctx, AppOnlyUse.call)) throw mcpError(ErrorCode.InvalidParams, `Unknown tool: ${clampEcho(request.params.name)}`);
     const token = request.params._meta?.progressToken;
-    return runTool(tool, request.params.arguments, { ...deps.context, host: hostFor(ctx) }, {
+    return runTool(tool, request.params.arguments, { ...deps.context, host: hostFor(ctx), approvals: questionChannel(revision, server.getClientCapabilities(), ctx), retry: { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses } }, {
       signal: ctx.mcpReq.signal,
       notifyProgress: token === undefined ? undefined : (progress, message) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress, message } }),
     });

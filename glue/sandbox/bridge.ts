@@ -6,11 +6,15 @@
 // (host_calls, emit_bytes, emit_blocks; batch_calls bounds one batch); the worker only bounded
 // each request's size and shape. Failures become typed errors the guest receives. Each call lives
 // within its run (RunScope): aborted when the run ends, given no more time than the run has left.
+// A call to a tool that may write goes through the run's approvals (calls/approvals.ts) on its way
+// down invoke.ts: asked of the person, run under a standing grant, or refused.
 import { isJsonObject } from "../support/json-object.js";
 import type { Core } from "../decisions/core.js";
 import type { Catalog } from "../catalog/catalog.js";
+import type { CatalogEntry } from "../catalog/entry.js";
 import type { BudgetName } from "../decisions/generated/spec.js";
-import { Budget } from "../decisions/generated/spec.js";
+import { APPROVAL_REASON_CHARS_MAX, Budget } from "../decisions/generated/spec.js";
+import type { RunApprovals } from "../calls/approvals.js";
 import { describeTool, findTools } from "../calls/discovery.js";
 import { invoke } from "../calls/invoke.js";
 import { downstreamValue } from "../results/unwrap.js";
@@ -78,6 +82,8 @@ export class RunBridge implements HostSide {
     private readonly deps: { core: Core; catalog: Catalog },
     private readonly limits: BridgeLimits,
     private readonly onProgress?: (completed: number) => void,
+    /** The run's approvals; without them a call to a tool that may write is refused as before. */
+    private readonly approvals?: RunApprovals,
   ) {
     this.budget = new RunBudget(deps.core, { host_calls: limits.hostCalls, emit_bytes: limits.emitBytes, emit_blocks: limits.emitBlocks });
   }
@@ -175,7 +181,7 @@ export class RunBridge implements HostSide {
     },
     call: {
       admit: this.spendCalls,
-      run: (p, _call, run) => this.callOne(p.address, p.args, run),
+      run: (p, _call, run) => this.callOne(p.address, p.args, run, reasonOf(p.options)),
     },
     batch: {
       // All or nothing: a batch that is not an array, is over batch_calls, or costs more host calls
@@ -190,9 +196,9 @@ export class RunBridge implements HostSide {
         if (!Array.isArray(items) || items.length !== call.calls) throw new AtriumError("unavailable", "the batch did not arrive as it was counted; try again");
         const outcomes = await Promise.all(items.map(async (item: unknown) => {
           try {
-            if (typeof item !== "object" || item === null) throw new AtriumError("invalid_args", "each batch item is { address, args }");
-            const { address, args } = item as Record<string, unknown>;
-            return `{"ok":true,"data":${(await this.callOne(address, args, run)).json}}`;
+            if (typeof item !== "object" || item === null) throw new AtriumError("invalid_args", "each batch item is { address, args, reason? }");
+            const { address, args, reason } = item as Record<string, unknown>;
+            return `{"ok":true,"data":${(await this.callOne(address, args, run, reasonOf(reason === undefined ? undefined : { reason }))).json}}`;
           } catch (e) {
             return JSON.stringify({ ok: false, error: this.errorBody(e) });
           }
@@ -228,8 +234,10 @@ export class RunBridge implements HostSide {
   };
 
   /** A downstream value as the JSON it was measured in: serialized once on its way to the program. */
-  private async callOne(address: unknown, args: unknown, run: RunScope): Promise<Measured<unknown>> {
-    const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, callPayloadBytes: this.limits.callPayloadBytes }, { address, args, allowApproval: false, signal: run.signal, timeLeftMs: run.msLeft });
+  private async callOne(address: unknown, args: unknown, run: RunScope, reason?: string): Promise<Measured<unknown>> {
+    const approvals = this.approvals;
+    const approve = approvals && ((entry: CatalogEntry, a: Record<string, unknown>, argsJson: string) => approvals.gate(entry, a, argsJson, reason, run));
+    const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, callPayloadBytes: this.limits.callPayloadBytes }, { address, args, allowApproval: false, approve, signal: run.signal, timeLeftMs: run.msLeft });
     const value = downstreamValue(entry.address, result);
     let json: string;
     try { json = JSON.stringify(value) ?? "null"; } catch { throw new AtriumError("connector_call_failed", `${entry.address} returned a value that cannot be passed to the program (nested too deeply)`, { details: { address: entry.address } }); }
@@ -237,4 +245,13 @@ export class RunBridge implements HostSide {
     spend(this.deps.core, "call_payload_bytes", this.limits.callPayloadBytes, bytes, 0, `the result of ${entry.address} is ${bytes} bytes; ask the tool for less (filters, paging, fields)`);
     return new Measured(json);
   }
+}
+
+/** atrium.call's third argument: absent, or { reason } with a string of at most APPROVAL_REASON_CHARS_MAX characters (shown to the person when the call is asked). */
+function reasonOf(options: unknown): string | undefined {
+  if (options === undefined || options === null) return undefined;
+  const reason = isJsonObject(options) ? options.reason : undefined;
+  if (!isJsonObject(options) || (reason !== undefined && typeof reason !== "string")) throw new AtriumError("invalid_args", "atrium.call(address, args, options): options is { reason } with reason a string");
+  if (reason !== undefined && reason.length > APPROVAL_REASON_CHARS_MAX) throw new AtriumError("invalid_args", `atrium.call: options.reason is ${reason.length} characters; at most ${APPROVAL_REASON_CHARS_MAX} (say in a sentence why this call is needed)`);
+  return reason;
 }

@@ -26,8 +26,8 @@ export interface HostOps {
   search: { args: { query?: unknown; options?: unknown }; result: SearchResult };
   /** atrium.describe(address | addresses) */
   describe: { args: { addresses?: unknown }; result: Described | Described[] };
-  /** atrium.call(address, args) and every connector global */
-  call: { args: { address?: unknown; args?: unknown }; result: unknown };
+  /** atrium.call(address, args, { reason }?) and every connector global (args, { reason }?) */
+  call: { args: { address?: unknown; args?: unknown; options?: unknown }; result: unknown };
   /** atrium.batch([{ address, args }]) */
   batch: { args: { items?: unknown }; result: BatchItem[] };
   /** atrium.ui(html, { reads }?): declares the run's view; the answer is at once (it throws or returns) */

@@ -3,7 +3,8 @@
 // breaks or asks to be recycled is terminated and replaced; the server never stalls on one.
 // Each run has one lifetime (RunScope): whatever ends the run — its result, its wall clock, the
 // request's cancellation, a worker crash — aborts the run's signal, and with it every host call
-// the run still has in flight.
+// the run still has in flight. The wall clock stops while the person is asked about a write
+// (RunScope.pause): the time the question is open is added to the deadline.
 import { SANDBOX_WORKER_OLD_GENERATION_MB, SANDBOX_WORKER_STACK_MB } from "../decisions/generated/spec.js";
 import { setMaxListeners } from "node:events";
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
@@ -20,6 +21,9 @@ export interface RunScope {
   signal: AbortSignal;
   /** Milliseconds left on the run's wall clock (0 once it has run out). */
   msLeft(): number;
+  /** Stops the run's wall clock while the person is asked about a write (spec/approvals.md P11);
+   * the function returned starts it again (once; the clock runs when no pause is left open). */
+  pause(): () => void;
 }
 /** The main thread's side of a run's host calls (bridge.ts): the reply at once, or its promise. */
 export interface HostSide {
@@ -75,10 +79,27 @@ export class SandboxPool {
     const life = new AbortController();
     // Every downstream request of the run listens here; host_calls (enforced by the bridge) bounds them.
     setMaxListeners(0, life.signal);
-    const deadline = performance.now() + hooks.wallMs;
-    const scope: RunScope = { signal: life.signal, msLeft: () => Math.max(0, deadline - performance.now()) };
+    let deadline = performance.now() + hooks.wallMs;
+    /** When the clock was stopped, while a question is open; the number of pauses open. */
+    let pausedAt: number | undefined;
+    let pauses = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const msLeft = () => Math.max(0, deadline - (pausedAt ?? performance.now()));
     return new Promise((resolve) => {
       let over = false;
+      const pause = () => {
+        if (pauses++ === 0) { pausedAt = performance.now(); clearTimeout(timer); }
+        let resumed = false;
+        return () => {
+          if (resumed) return;
+          resumed = true;
+          if (--pauses > 0 || pausedAt === undefined) return;
+          deadline += performance.now() - pausedAt;
+          pausedAt = undefined;
+          if (!over) timer = setTimeout(() => end({ stopped: "timeout", waitedMs }, true), msLeft());
+        };
+      };
+      const scope: RunScope = { signal: life.signal, msLeft, pause };
       const end = (result: (RunOutcome & { waitedMs: number }) | Stopped, replace: boolean) => {
         if (over) return;
         over = true;
@@ -115,7 +136,7 @@ export class SandboxPool {
       };
       const onExit = () => end({ stopped: "crashed", waitedMs }, true);
       const onAbort = () => end({ stopped: "cancelled", waitedMs }, true);
-      const timer = setTimeout(() => end({ stopped: "timeout", waitedMs }, true), hooks.wallMs);
+      timer = setTimeout(() => end({ stopped: "timeout", waitedMs }, true), hooks.wallMs);
       slot.worker.on("message", onMessage);
       slot.worker.on("exit", onExit);
       if (hooks.signal?.aborted) return onAbort();

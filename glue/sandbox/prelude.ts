@@ -70,7 +70,7 @@ export const PRELUDE = String.raw`
   const atrium = freeze({
     search: (query, options) => { const q = query === undefined ? "" : query; return single("search", { __proto__: null, query: q, options: options === undefined ? {} : options }, typeof q === "string" ? q.length : -1); },
     describe: (addresses) => single("describe", { __proto__: null, addresses }),
-    call: (address, args) => single("call", { __proto__: null, address, args }),
+    call: (address, args, options) => single("call", { __proto__: null, address, args, options }),
     batch,
     ui: (html, options) => atOnce("ui", { __proto__: null, html, options }),
     emit: (block) => atOnce("emit", block),
@@ -88,7 +88,7 @@ export const PRELUDE = String.raw`
   // await, JSON.stringify and the engine's own lookups leave it alone.
   const create = Object.create, hasOwn = Object.prototype.hasOwnProperty, ProxyCtor = Proxy;
   const MapCtor = Map, mapGet = Map.prototype.get, mapSet = Map.prototype.set;
-  const viaCall = (address) => (args) => single("call", { __proto__: null, address, args });
+  const viaCall = (address) => (args, options) => single("call", { __proto__: null, address, args, options });
   const refuse = (raw) => async () => { throw hostError(raw); };
   function connectorGlobal(c) {
     const known = create(null);

@@ -29,7 +29,8 @@ export interface Atrium {
 }
 
 /** `revision`: the protocol revision the client speaks (default 2025-11-25, the initialize handshake). */
-export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?: Record<string, string>; waitForConnectors?: boolean; revision?: "2025-11-25" | "2026-07-28" } = {}): Promise<Atrium> {
+/** `capabilities`: more client capabilities to declare (e.g. elicitation); `beforeConnect`: installs the client's own request handlers. */
+export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?: Record<string, string>; waitForConnectors?: boolean; revision?: "2025-11-25" | "2026-07-28"; capabilities?: Record<string, unknown>; beforeConnect?: (client: Client) => void } = {}): Promise<Atrium> {
   const dir = mkdtempSync(join(tmpdir(), "atrium-test-"));
   const args = [atriumBin];
   if (opts.config !== undefined) {
@@ -43,10 +44,11 @@ export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?
   const client = new Client(
     { name: "atrium-test", version: "0.0.0" },
     {
-      capabilities: opts.apps ? { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } as never : {},
+      capabilities: { ...(opts.apps && { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } }), ...opts.capabilities } as never,
       ...(opts.revision === "2026-07-28" && { versionNegotiation: { mode: { pin: "2026-07-28" } } }),
     },
   );
+  opts.beforeConnect?.(client);
   await client.connect(transport);
   const call = async (name: string, a: Record<string, unknown> = {}, timeout = 60_000) =>
     (await client.request({ method: "tools/call", params: { name, arguments: a } }, CallToolResultSchema, { timeout })) as CallToolResult;

@@ -615,6 +615,16 @@ export const SHELL_READ_ARGS_CHARS_MAX = 100000;
 export const APP_RESOURCE_BYTES_MAX = 4194304;
 /** 256 characters: tool call_app_tool accepts: a downstream tool name as an app sends it (MCP names are at most 128) */
 export const APP_TOOL_NAME_CHARS_MAX = 256;
+/** 500 characters: reason a program passes to atrium.call (shown to the person in the question, never forwarded); a longer one is refused as invalid_args */
+export const APPROVAL_REASON_CHARS_MAX = 500;
+/** 2000 characters: The call's arguments as JSON in the question; longer ones are cut there, with their full length stated */
+export const APPROVAL_ARGS_SHOWN_CHARS = 2000;
+/** 2000 characters: The program's source in the question; a longer one is cut there, with its full length stated */
+export const APPROVAL_SOURCE_SHOWN_CHARS = 2000;
+/** 200 characters: A requestState a 2026-07-28 retry of execute_code may echo (a run id, a question number and an HMAC-SHA256 tag); a longer one is not read */
+export const APPROVAL_STATE_CHARS_MAX = 200;
+/** 32 bytes: The per-process random HMAC key that integrity-protects a parked run's requestState */
+export const APPROVAL_STATE_KEY_BYTES = 32;
 /** 60000 ms: Each call of the scripted atrium demo session */
 export const DEMO_CALL_TIMEOUT_MS = 60000;
 /** 400 searches: Times atrium demo searches again while the demo connector is still starting */

@@ -1,12 +1,19 @@
 // execute_code: runs one short JavaScript program in a QuickJS sandbox. Every host call it
-// makes is answered by the run's bridge (its budgets counted there, invoke.ts for calls); the
-// result envelope is the core's decision.
+// makes is answered by the run's bridge (its budgets counted there, invoke.ts for calls, the run's
+// approvals for a call that may write); the result envelope is the core's decision. On
+// 2026-07-28 a run that asks the person parks (mcp/parked-runs.ts): this request answers
+// input-required, and the client's retry carrying the answer resumes the run.
 import { z } from "zod";
 import { defineTool, type ToolContext } from "./meta-tool.js";
 import { buildAliases, GUEST_GLOBALS, toIdentifier } from "../../sandbox/aliases.js";
 import { RunBridge } from "../../sandbox/bridge.js";
+import { RunApprovals, type QuestionChannel } from "../../calls/approvals.js";
+import { ParkedRun, ParkedRuns } from "../parked-runs.js";
+import { errorResult } from "./tool-result.js";
+import { AtriumError } from "../../support/errors.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { programResult } from "../../results/program-result.js";
-import { CODE_CHARS_MAX, CONNECTOR_LIST_CHARS_MAX } from "../../decisions/generated/spec.js";
+import { CODE_CHARS_MAX, CONNECTOR_LIST_CHARS_MAX, Revision } from "../../decisions/generated/spec.js";
 import { MS_PER_SECOND, roundMs as round } from "../../support/format.js";
 import type { AtriumConfig } from "../../config/schema.js";
 import { SHELL_URI } from "../../views/shell-page.js";
@@ -17,7 +24,7 @@ function describeExecuteCode(config: AtriumConfig): string {
   if (ids.length > CONNECTOR_LIST_CHARS_MAX) ids = `${ids.slice(0, CONNECTOR_LIST_CHARS_MAX - 1)}…`;
   return [
     "Run one async arrow function of plain JavaScript in a sandbox (QuickJS; no network, files, timers, require) that reads through read-only tools and returns only what the answer needs.",
-    `atrium.search(query) → {results:[{address,…}]}; atrium.describe(address) → schema; atrium.call(address, args) → value; atrium.batch([{address, args}]) → [{ok,data}|{ok:false,error}] (parallel, 0–${s.batchCalls}; a batch over a limit throws whole); atrium.emit(block); atrium.ui(html) shows the person a view; console.log. Globals: <connector>.<tool>(args) for any tool name. Connectors: ${ids || "none"}.`,
+    `atrium.search(query) → {results:[{address,…}]}; atrium.describe(address) → schema; atrium.call(address, args, {reason}?) → value (a tool that may write asks the person first when the host can be asked; reason is shown); atrium.batch([{address, args}]) → [{ok,data}|{ok:false,error}] (parallel, 0–${s.batchCalls}; a batch over a limit throws whole); atrium.emit(block); atrium.ui(html) shows the person a view; console.log. Globals: <connector>.<tool>(args) for any tool name. Connectors: ${ids || "none"}.`,
     `Per run: ${s.hostCalls} host calls, ${s.programWallMs / MS_PER_SECOND} s, ${s.returnChars} characters returned. Failures throw Errors with code and retryable.`,
     "Example: async () => { const r = await atrium.search(\"what you need\"); return atrium.call(r.results[0].address, {}); }",
     "Details: skills {name:\"usage\"}.",
@@ -30,7 +37,7 @@ export const executeCode = (config: AtriumConfig) =>
     title: "Run a program over the tools",
     description: describeExecuteCode(config),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    uses: ["catalog", "core", "config", "host", "pool", "progress", "signal", "viewStore"] as const,
+    uses: ["approvals", "catalog", "core", "config", "host", "pool", "progress", "retry", "signal", "viewStore"] as const,
     // The view shell; both the nested key and the older flat key, since hosts differ.
     _meta: { ui: { resourceUri: SHELL_URI, visibility: ["model"] }, "ui/resourceUri": SHELL_URI },
     input: z.object({
@@ -38,34 +45,53 @@ export const executeCode = (config: AtriumConfig) =>
       diagnostics: z.boolean().default(false).describe("Add timings and counts (numbers only) to the result"),
     }).strict(),
     async run(args, ctx) {
-      const started = performance.now();
-      const s = ctx.config.sandbox;
-      const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks }, ctx.progress);
-      const aliases = aliasesFor(ctx);
-      const outcome = await ctx.pool.run(
-        { code: args.code, aliases, limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, callPayloadBytes: s.callPayloadBytes, returnChars: s.returnChars } },
-        { host: bridge, wallMs: s.programWallMs, signal: ctx.signal },
-      );
-      const diagnostics = args.diagnostics
-        ? {
-            totalMs: round(performance.now() - started),
-            queueMs: round(outcome.waitedMs),
-            ...("cpuMs" in outcome && { cpuMs: round(outcome.cpuMs), emittedBytes: bridge.emittedBytes, logChars: outcome.logs.length }),
-            hostCalls: bridge.hostCalls,
-            operations: Object.fromEntries(Object.entries(bridge.stats).map(([op, st]) => [op, { ...st, ms: round(st.ms) }])),
-          }
-        : undefined;
-      return programResult(ctx.core, {
-        outcome,
-        output: bridge.output,
-        delivery: ctx.host.delivery,
-        returnChars: s.returnChars,
-        limits: { wallMs: s.programWallMs, cpuMs: s.programCpuMs, heapBytes: s.heapBytes },
-        diagnostics,
-        views: { store: ctx.viewStore, directory: ctx.config.views.directory },
-      });
+      // A 2026-07-28 retry carrying the person's answer: the parked run it names goes on, no new run starts.
+      if (ctx.retry.state !== undefined) {
+        const found = parked.open(ctx.retry.state);
+        const leg = found && found.run.code === args.code ? found.run.resume(found.seq, ParkedRun.responseOf(ctx.retry.responses), ctx.signal) : undefined;
+        return leg ?? errorResult(new AtriumError("not_found", "the question this retry answers is no longer open (its run ended, or was abandoned when its approval wait ran out), or the requestState is not one atrium issued for this program; run the program again"));
+      }
+      // On 2026-07-28 a question is the request's own input-required answer: the run parks for it.
+      const park = ctx.approvals.revision === Revision.r2026_07_28 ? parked.start(args.code) : undefined;
+      if (!park) return runProgram(args, ctx, ctx.approvals, ctx.signal, ctx.progress);
+      return park.first(runProgram(args, ctx, park.channel(ctx.approvals), park.signal, park.progressWhileOpen(ctx.progress)), ctx.signal);
     },
   });
+
+/** Runs the program to its result envelope; `channel` is where its writes are asked, `signal` ends the run. */
+async function runProgram(args: { code: string; diagnostics: boolean }, ctx: Pick<ToolContext, "catalog" | "core" | "config" | "host" | "pool" | "viewStore">, channel: QuestionChannel, signal: AbortSignal, progress?: (completed: number) => void): Promise<CallToolResult> {
+  const started = performance.now();
+  const s = ctx.config.sandbox;
+  const kept = new Map(ctx.config.connectors.map((c) => [c.id, c.keepOutsidePrograms]));
+  const approvals = new RunApprovals(ctx.core, { perRun: s.approvalsPerRun, waitMs: s.approvalWaitMs, grantCalls: s.approvalGrantCalls }, channel, (id) => kept.get(id), args.code);
+  const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks }, progress, approvals);
+  const aliases = aliasesFor(ctx);
+  const outcome = await ctx.pool.run(
+    { code: args.code, aliases, limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, callPayloadBytes: s.callPayloadBytes, returnChars: s.returnChars } },
+    { host: bridge, wallMs: s.programWallMs, signal },
+  );
+  const diagnostics = args.diagnostics
+    ? {
+        totalMs: round(performance.now() - started),
+        queueMs: round(outcome.waitedMs),
+        ...("cpuMs" in outcome && { cpuMs: round(outcome.cpuMs), emittedBytes: bridge.emittedBytes, logChars: outcome.logs.length }),
+        hostCalls: bridge.hostCalls,
+        operations: Object.fromEntries(Object.entries(bridge.stats).map(([op, st]) => [op, { ...st, ms: round(st.ms) }])),
+      }
+    : undefined;
+  return programResult(ctx.core, {
+    outcome,
+    output: bridge.output,
+    delivery: ctx.host.delivery,
+    returnChars: s.returnChars,
+    limits: { wallMs: s.programWallMs, cpuMs: s.programCpuMs, heapBytes: s.heapBytes },
+    diagnostics,
+    views: { store: ctx.viewStore, directory: ctx.config.views.directory },
+  });
+}
+
+/** The process's runs parked on a 2026-07-28 question (one HMAC key per process). */
+const parked = new ParkedRuns();
 
 /** Guest globals per catalog, rebuilt only when that catalog changes (not on every run). */
 const aliasCache = new WeakMap<ToolContext["catalog"], { version: number; aliases: ReturnType<typeof buildAliases> }>();

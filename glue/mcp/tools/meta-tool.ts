@@ -1,13 +1,14 @@
 // The shape of one meta-tool: its MCP listing (name, description, annotations, input schema
 // generated from the zod schema that also validates its arguments) and its handler.
 import { z } from "zod";
-import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { CallToolResult, InputRequiredResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { Core } from "../../decisions/core.js";
 import type { Catalog } from "../../catalog/catalog.js";
 import type { ResultStash } from "../../results/stash.js";
 import type { AtriumConfig } from "../../config/schema.js";
 import type { SandboxPool } from "../../sandbox/pool.js";
 import type { HostDecision } from "../../decisions/core.js";
+import type { QuestionChannel } from "../../calls/approvals.js";
 
 export interface ToolContext {
   core: Core;
@@ -20,6 +21,10 @@ export interface ToolContext {
   /** The host deciding this request (H13): the session's on 2025-11-25, the request's own on 2026-07-28. */
   host: HostDecision;
   signal: AbortSignal;
+  /** Where a program's write is asked of the person (spec/approvals.md): this request's channel and its host's facts. */
+  approvals: QuestionChannel;
+  /** A 2026-07-28 retry's echo: the requestState and inputResponses it carries (both unread, from the client). */
+  retry: { state: unknown; responses?: Record<string, unknown> };
   /** Set when the request carries a progress token. */
   progress?: (completed: number) => void;
 }
@@ -35,7 +40,8 @@ export interface MetaTool<S extends z.ZodType = z.ZodType, K extends keyof ToolC
   appsHostOnly?: boolean;
   /** What the tool uses from the server's context: it receives exactly these, nothing else. */
   uses: readonly K[];
-  run(args: z.output<S>, ctx: Pick<ToolContext, K>): Promise<CallToolResult>;
+  /** A tool's result; execute_code alone may answer input-required on 2026-07-28 (a question parks its run). */
+  run(args: z.output<S>, ctx: Pick<ToolContext, K>): Promise<CallToolResult | InputRequiredResult>;
 }
 
 export const defineTool = <S extends z.ZodType, K extends keyof ToolContext>(tool: MetaTool<S, K>): MetaTool<S, K> => tool;

@@ -2,7 +2,7 @@
 // typed invalid_args result, never a protocol error), progress reported per completed host call,
 // and every failure — a cancellation included — turned into the typed error result.
 import { z } from "zod";
-import type { CallToolResult } from "@modelcontextprotocol/server";
+import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/server";
 import { AtriumError, clampEcho } from "../../support/errors.js";
 import { errorResult } from "./tool-result.js";
 import { contextFor, type MetaTool, type ToolContext } from "./meta-tool.js";
@@ -13,7 +13,7 @@ export interface CallScope {
   notifyProgress?: (progress: number, message: string) => Promise<void>;
 }
 
-export async function runTool(tool: MetaTool, args: unknown, context: Omit<ToolContext, "signal" | "progress">, scope: CallScope): Promise<CallToolResult> {
+export async function runTool(tool: MetaTool, args: unknown, context: Omit<ToolContext, "signal" | "progress">, scope: CallScope): Promise<CallToolResult | InputRequiredResult> {
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(new AtriumError("invalid_args", clampEcho(`${tool.name}: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`)));
   const notify = scope.notifyProgress;
@@ -21,7 +21,7 @@ export async function runTool(tool: MetaTool, args: unknown, context: Omit<ToolC
   // token is no longer active, and a late notification would be dropped or misread.
   const sent: Promise<void>[] = [];
   const progress = notify && ((completed: number) => void sent.push(notify(completed, `${completed} host call(s) done`).catch(() => {})));
-  let result: CallToolResult;
+  let result: CallToolResult | InputRequiredResult;
   try {
     result = await tool.run(parsed.data, contextFor(tool.uses, { ...context, signal: scope.signal, progress }));
   } catch (e) {

@@ -1,0 +1,112 @@
+// One program run's approvals (spec/approvals.md): what the run has asked the person, how long it
+// has waited, and the standing grants it holds (at most one per tool and argument key set, with
+// the calls left). For each call of a tool that may write it extracts the facts, asks the core
+// (approvalAsk), and does what the answer says: run under a grant, refuse, or put the question
+// through the request's channel with the run's wall clock stopped (P11) and the answer judged by
+// the core (approvalReply). Questions of one run are put one at a time, in the order of the calls.
+import type { Core } from "../decisions/core.js";
+import type { CatalogEntry } from "../catalog/entry.js";
+import { ApprovalAsk, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, Budget, BudgetCheck, GrantMatch, GrantState, type ApprovalChannel, type ApprovalReply, type ElicitationSupport, type Revision } from "../decisions/generated/spec.js";
+import { codeName } from "../decisions/code-names.js";
+import { argKeySet, markOf } from "../decisions/facts/approval.js";
+import { approvalDeclinedText, approvalRefusalText } from "../decisions/messages.js";
+import { AtriumError, overBudget } from "../support/errors.js";
+import { approvalRequired } from "./approval-refusal.js";
+
+/** What the person is shown: the call, the program's reason and source, and how many further calls "the rest" would cover (0: not offered). */
+export interface Question { entry: CatalogEntry; argsJson: string; reason?: string; source: string; restCalls: number }
+/** The person's answer as a reply code; `timedOut` when the wait ran out with the question open (then the reply is `cancel`). */
+export interface Answer { reply: ApprovalReply; timedOut: boolean }
+
+/** The channel one execute_code request can put questions through, and the facts of its host. */
+export interface QuestionChannel {
+  revision: Revision;
+  elicitation: ElicitationSupport;
+  /** How this channel puts a question (ApprovalChannel): an elicitation request, an input-required result, or none. */
+  serves: ApprovalChannel;
+  /** Puts one question; rejects (and withdraws the question) when `signal` aborts. */
+  ask(question: Question, opts: { signal: AbortSignal; timeoutMs: number }): Promise<Answer>;
+}
+
+export interface ApprovalLimits { perRun: number; waitMs: number; grantCalls: number }
+/** The run as approvals see it: its end, and its wall clock to stop while the person decides. */
+interface RunClock { signal: AbortSignal; pause(): () => void }
+
+export class RunApprovals {
+  private asked = 0;
+  private waited = 0;
+  /** Calls left on each standing grant, by tool address and argument key set. */
+  private readonly grants = new Map<string, number>();
+  private turn: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly core: Core,
+    private readonly limits: ApprovalLimits,
+    private readonly channel: QuestionChannel,
+    /** The operator's keepOutsidePrograms of a connector. */
+    private readonly keptOutside: (connectorId: string) => readonly string[] | undefined,
+    private readonly source: string,
+  ) {}
+
+  /** Resolves when the call may run; throws the typed refusal or approval_declined otherwise. */
+  gate(entry: CatalogEntry, args: Record<string, unknown>, argsJson: string, reason: string | undefined, run: RunClock): Promise<void> {
+    const mine = this.turn.then(() => this.judge(entry, args, argsJson, reason, run));
+    this.turn = mine.catch(() => {});
+    return mine;
+  }
+
+  private async judge(entry: CatalogEntry, args: Record<string, unknown>, argsJson: string, reason: string | undefined, run: RunClock): Promise<void> {
+    run.signal.throwIfAborted();
+    const key = `${entry.address}\n${argKeySet(args)}`;
+    const left = this.grants.get(key);
+    const { perRun, waitMs, grantCalls } = this.limits;
+    const d = this.core.approvalAsk({
+      revision: this.channel.revision,
+      elicitation: this.channel.elicitation,
+      mark: markOf(this.keptOutside(entry.connectorId), entry.name),
+      grant: left === undefined ? GrantState.none : GrantState.held,
+      grantTool: GrantMatch.same,
+      grantKeys: GrantMatch.same,
+      grantRun: GrantMatch.same,
+      grantLeft: left ?? 0,
+      asked: this.asked,
+      askLimit: perRun,
+      grantLimit: grantCalls,
+    });
+    switch (d.answer) {
+      case ApprovalAsk.run_granted:
+        this.grants.set(key, (left ?? 0) - 1);
+        return;
+      case ApprovalAsk.refuse_operator_outside_programs:
+        throw approvalRequired(entry, args, argsJson, { text: approvalRefusalText.outside_programs, reason: "kept_outside_programs" });
+      case ApprovalAsk.refuse_budget:
+        throw overBudget("approvals_per_run", perRun, this.asked, 1, approvalRefusalText.approvals_per_run);
+      case ApprovalAsk.ask:
+        break;
+      default: // refuse_no_elicitation, invalid_facts: today's refusal
+        throw approvalRequired(entry, args, argsJson);
+    }
+    // The question travels as the core said or not at all: a channel this request cannot serve
+    // (an elicitation request on 2026-07-28, which the SDK refuses) fails closed.
+    if (d.channel !== this.channel.serves) throw approvalRequired(entry, args, argsJson, { text: approvalRefusalText.channel_not_served, reason: "channel_not_served" });
+    if (this.core.budgetCheck(Budget.approval_wait_ms, this.waited, 1, waitMs) !== BudgetCheck.ok) throw overBudget("approval_wait_ms", waitMs, this.waited, 1, approvalRefusalText.approval_wait_ms);
+    const room = this.core.budgetRoom(Budget.approval_wait_ms, this.waited, waitMs);
+    const offered = d.offer === ApprovalOffer.offered;
+    this.asked++;
+    const resume = run.pause();
+    const started = performance.now();
+    let answer: Answer;
+    try {
+      answer = await this.channel.ask({ entry, argsJson, reason, source: this.source, restCalls: offered ? grantCalls : 0 }, { signal: run.signal, timeoutMs: room });
+    } finally {
+      this.waited += Math.min(room, Math.ceil(performance.now() - started));
+      resume();
+    }
+    run.signal.throwIfAborted();
+    const r = this.core.approvalReply(answer.reply, d.offer, grantCalls);
+    if (r.outcome === ApprovalOutcome.run_and_grant) this.grants.set(key, r.grant);
+    if (r.outcome === ApprovalOutcome.run_once || r.outcome === ApprovalOutcome.run_and_grant) return;
+    const why = answer.timedOut ? "timed_out" : (codeName(ApprovalOutcomeReason, r.reason) ?? "invalid_facts");
+    throw new AtriumError("approval_declined", `${entry.address} did not run: ${approvalDeclinedText[why]}`, { details: { address: entry.address, reason: why } });
+  }
+}

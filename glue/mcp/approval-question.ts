@@ -1,0 +1,63 @@
+// The question a program's write puts to the person, on the channel of the execute_code request
+// that runs the program (spec/approvals.md P1): on 2025-11-25 an elicitation/create request in
+// form mode, related to that request (on 2026-07-28 the same question rides an input-required
+// result: mcp/parked-runs.ts). It owns the question's text (the tool, the exact arguments,
+// the program's reason and source, each cut at its bound in spec/bounds.md with the full length
+// stated), its one-field schema, and reading the result as the person's answer. Withdrawing: the
+// run's signal cancels the request (the SDK sends notifications/cancelled); the wait budget is its
+// timeout. Decides nothing: whether to ask, and what the answer does, are the core's.
+import { SdkError, SdkErrorCode, type ElicitRequestFormParams, type ServerContext } from "@modelcontextprotocol/server";
+import { APPROVAL_ARGS_SHOWN_CHARS, APPROVAL_SOURCE_SHOWN_CHARS, ApprovalChannel, ApprovalReply, Revision } from "../decisions/generated/spec.js";
+import { CHOICE_FIELD, CHOICES, elicitationOf, replyOf } from "../decisions/facts/approval.js";
+import { requestCapabilities } from "../decisions/facts/host.js";
+import { approvalQuestionText as words } from "../decisions/messages.js";
+import type { Answer, Question, QuestionChannel } from "../calls/approvals.js";
+
+/** `text` cut at `max` characters, saying how long it was in all. */
+const shown = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}${words.cut(text.length)}`);
+
+export function questionParams(q: Question): ElicitRequestFormParams {
+  const message = [
+    words.intro,
+    words.tool(q.entry.title ?? q.entry.name, q.entry.address, q.entry.connectorId),
+    `${words.args}: ${shown(q.argsJson, APPROVAL_ARGS_SHOWN_CHARS)}`,
+    // One line: a reason cannot lay out lines of its own that read like atrium's.
+    `${words.reason}: ${q.reason === undefined ? words.noReason : q.reason.replace(/\s+/g, " ")}`,
+    `${words.source}:\n${shown(q.source, APPROVAL_SOURCE_SHOWN_CHARS)}`,
+  ].join("\n");
+  const choices = [{ const: CHOICES.once, title: words.once }, ...(q.restCalls > 0 ? [{ const: CHOICES.rest, title: words.rest(q.restCalls) }] : [])];
+  return {
+    mode: "form",
+    message,
+    requestedSchema: { type: "object", properties: { [CHOICE_FIELD]: { type: "string", title: words.choice, oneOf: choices } }, required: [CHOICE_FIELD] },
+  };
+}
+
+/**
+ * The question channel of one execute_code request. The elicitation/create request goes out
+ * through the request's own `send` rather than `elicitInput`: the SDK's elicitInput refuses a
+ * client whose `elicitation` is an empty object, which 2025-11-25 reads as form mode (the facts
+ * table of spec/approvals.md), and it throws on an answer outside the schema, which is an answer
+ * here (`malformed`, P9).
+ */
+export function questionChannel(revision: Revision, session: unknown, ctx: ServerContext): QuestionChannel {
+  return {
+    revision,
+    elicitation: elicitationOf(requestCapabilities(revision, session, ctx.mcpReq.envelope)),
+    // On 2026-07-28 the question is an input-required result of the run's own request, which the
+    // run parks for (mcp/parked-runs.ts); a request's elicitation/create is 2025-11-25's alone.
+    serves: revision === Revision.r2025_11_25 ? ApprovalChannel.elicitation_request : ApprovalChannel.none,
+    async ask(q, { signal, timeoutMs }): Promise<Answer> {
+      try {
+        const result = await ctx.mcpReq.send({ method: "elicitation/create", params: questionParams(q) }, { signal, timeout: timeoutMs });
+        return { reply: replyOf(result), timedOut: false };
+      } catch (e) {
+        // The run ended: nothing is answered, and nothing runs.
+        signal.throwIfAborted();
+        if (e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout) return { reply: ApprovalReply.cancel, timedOut: true };
+        // An error in place of an answer, or a result the SDK could not read: not one of the answers offered.
+        return { reply: ApprovalReply.malformed, timedOut: false };
+      }
+    },
+  };
+}
