@@ -8,6 +8,13 @@ import type { ResultStash } from "../../results/stash.js";
 import type { AtriumConfig } from "../../config/schema.js";
 import type { SandboxPool } from "../../sandbox/pool.js";
 import type { HostDecision } from "../../decisions/core.js";
+import type { Authorizer } from "../../auth/authorizer.js";
+
+/** Elicitation toward the host of this request: whether it takes URL mode, and the request that asks. */
+export interface ElicitPort {
+  urlMode: boolean;
+  ask(params: { mode: "url"; url: string; message: string; elicitationId: string }, signal: AbortSignal): Promise<{ action: "accept" | "decline" | "cancel" }>;
+}
 
 export interface ToolContext {
   core: Core;
@@ -20,6 +27,10 @@ export interface ToolContext {
   /** The host deciding this request (H13): the session's on 2025-11-25, the request's own on 2026-07-28. */
   host: HostDecision;
   signal: AbortSignal;
+  /** Logins of remote connectors (authorize_connector). */
+  authorizer: Authorizer;
+  /** Elicitation toward this request's host; undefined where the revision has none to send. */
+  elicit?: ElicitPort;
   /** Set when the request carries a progress token. */
   progress?: (completed: number) => void;
 }
