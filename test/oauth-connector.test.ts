@@ -1,0 +1,147 @@
+// A remote connector behind a login, end to end with real parts: atrium spawned over stdio with a
+// real SDK client, oidc-provider as the authorization server, a bearer-protected MCP server, and
+// Chromium completing the login on atrium's own loopback receiver. From auth_required (with its
+// nextAction) to working through authorize_connector; refresh after the access token expires; a
+// revoked grant back to auth_required; and no token value in anything atrium says.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "./browser/chromium.js";
+import { startAuthServer, type AuthServer } from "./harness/oauth-server.js";
+import { startProtectedMcp, type ProtectedMcp } from "./harness/protected-mcp.js";
+import { loginThroughAtrium } from "./harness/oauth-client.js";
+import { startAtrium, type Atrium } from "./harness/atrium-client.js";
+
+let as: AuthServer;
+let mcp: ProtectedMcp;
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  as = await startAuthServer({ accessTokenTtl: 60 });
+  mcp = await startProtectedMcp({ issuer: as.issuer });
+  as.resource = mcp.url;
+});
+
+afterAll(async () => {
+  await mcp?.close();
+  await as?.close();
+  await browser?.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const config = () => ({ mcpServers: { prot: { url: mcp.url } } });
+const open = () => startAtrium({ config: config(), env: { ATRIUM_KEYRING: "off" } });
+
+/** Every token value atrium stored (access and refresh, and a client secret if any). */
+function storedSecrets(a: Atrium): string[] {
+  const text = readFileSync(join(a.dir, "state", "tokens.json"), "utf8");
+  const out: string[] = [];
+  for (const r of JSON.parse(text).records) {
+    for (const v of [r.tokens?.access_token, r.tokens?.refresh_token, r.client?.client_secret]) if (typeof v === "string") out.push(v);
+  }
+  return out;
+}
+
+/** authorize_connector, then Chromium through the URL, then authorize_connector again until ready. */
+async function logIn(a: Atrium, transcript: unknown[]): Promise<void> {
+  const first = await a.call("authorize_connector", { connector: "prot" });
+  transcript.push(first);
+  expect(first.isError).toBeFalsy();
+  const pending = first.structuredContent as { status: string; authorizationUrl: string };
+  expect(pending.status).toBe("login_pending");
+  const url = new URL(pending.authorizationUrl);
+  expect(url.origin).toBe(as.issuer);
+  expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+  expect(url.searchParams.get("resource")).toBe(mcp.url);
+  expect(url.searchParams.get("redirect_uri")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+  expect(url.searchParams.get("state")?.length).toBeGreaterThan(20);
+  expect(JSON.stringify(first.content)).toContain(pending.authorizationUrl);
+  const landing = await loginThroughAtrium(browser, pending.authorizationUrl);
+  expect(landing).toMatch(/Signed in/);
+  const second = await a.call("authorize_connector", { connector: "prot" });
+  transcript.push(second);
+  expect(second.structuredContent).toMatchObject({ connector: "prot", status: "ready", tools: 2 });
+}
+
+describe("a connector behind a login", () => {
+  it("is auth_required with nextAction authorize_connector, then works after authorize_connector and a login in Chromium", async () => {
+    const a = await open();
+    const transcript: unknown[] = [];
+    try {
+      const refused = await a.call("call_tool", { address: "prot.whoami" });
+      transcript.push(refused);
+      expect(refused.isError).toBe(true);
+      expect((refused.structuredContent as any).error).toMatchObject({
+        code: "auth_required",
+        retryable: false,
+        nextAction: { tool: "authorize_connector", arguments: { connector: "prot" } },
+      });
+      expect((refused.structuredContent as any).error.message).toMatch(/person to log in/);
+      const search = await a.json("search_tools", { query: "" });
+      transcript.push(search);
+      expect(search.unavailable).toEqual([expect.objectContaining({ connector: "prot", state: "needs_auth", nextAction: expect.objectContaining({ tool: "authorize_connector" }) })]);
+      // A program meets the same error.
+      const program = await a.call("execute_code", { code: "async () => { try { await prot.whoami({}); } catch (e) { return e.code; } }" });
+      transcript.push(program);
+      expect((program.structuredContent as any).value).toBe("auth_required");
+
+      await logIn(a, transcript);
+
+      const who = await a.call("call_tool", { address: "prot.whoami", resultMode: "value" });
+      transcript.push(who);
+      expect(who.isError).toBeFalsy();
+      expect(JSON.stringify(who.structuredContent)).toContain("alice");
+      const value = await a.value("async () => await prot.whoami({})");
+      expect(JSON.stringify(value)).toContain("alice");
+      // ready at once when called again
+      expect((await a.json("authorize_connector", { connector: "prot" }))).toMatchObject({ status: "ready" });
+
+      const secrets = storedSecrets(a);
+      expect(secrets.length).toBeGreaterThanOrEqual(2);
+      const said = JSON.stringify(transcript) + a.stderr();
+      for (const s of secrets) expect(said.includes(s), "a token value appeared in atrium's output").toBe(false);
+    } finally {
+      await a.close();
+    }
+  });
+
+  it("an access token past its expiry is refreshed: the next call succeeds without a new login", async () => {
+    as.accessTokenTtl = 1;
+    const a = await open();
+    try {
+      await logIn(a, []);
+      expect((await a.call("call_tool", { address: "prot.whoami" })).isError).toBeFalsy();
+      const logins = as.hits.filter((h) => h.startsWith("GET /auth")).length;
+      const tokenCalls = as.hits.filter((h) => h === "POST /token").length;
+      await sleep(2_100);
+      const after = await a.call("call_tool", { address: "prot.whoami" });
+      expect(after.isError).toBeFalsy();
+      expect(as.hits.filter((h) => h.startsWith("GET /auth")).length).toBe(logins);
+      expect(as.hits.filter((h) => h === "POST /token").length).toBeGreaterThan(tokenCalls);
+    } finally {
+      as.accessTokenTtl = 60;
+      await a.close();
+    }
+  });
+
+  it("a grant revoked at the authorization server leads back to auth_required with nextAction authorize_connector", async () => {
+    as.accessTokenTtl = 1;
+    const a = await open();
+    try {
+      await logIn(a, []);
+      expect((await a.call("call_tool", { address: "prot.whoami" })).isError).toBeFalsy();
+      await as.revokeAll();
+      await sleep(2_100);
+      const refused = await a.call("call_tool", { address: "prot.whoami" });
+      expect(refused.isError).toBe(true);
+      expect((refused.structuredContent as any).error).toMatchObject({ code: "auth_required", nextAction: { tool: "authorize_connector", arguments: { connector: "prot" } } });
+      const search = await a.json("search_tools", { query: "" });
+      expect(search.unavailable).toEqual([expect.objectContaining({ connector: "prot", state: "needs_auth" })]);
+    } finally {
+      as.accessTokenTtl = 60;
+      await a.close();
+    }
+  });
+});
