@@ -12,6 +12,7 @@ import { startReceiver, type Receiver } from "./receiver.js";
 import { boundedAuthFetch } from "./bounded-fetch.js";
 import { notLoopback } from "./loopback.js";
 import { HTTP_STATUS } from "../support/wire.js";
+import { clampEcho } from "../support/errors.js";
 
 export type LoginStart =
   | { kind: "authorized" }
@@ -34,8 +35,8 @@ async function challenge(url: string, fetchFn: FetchLike): Promise<URL | undefin
 
 /** Why a login failed, in words that never carry a token (the SDK's messages name endpoints and OAuth error codes). */
 function failure(e: unknown): Error {
-  const text = e instanceof Error ? e.message : String(e);
-  return new Error(`the login failed: ${text.split("\n")[0]}`);
+  const text = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, " ").trim();
+  return new Error(`the login failed: ${clampEcho(text)}`);
 }
 
 /**

@@ -21,7 +21,7 @@ export interface AuthRecord {
   issuer?: string;
 }
 
-interface Backend { read(): string | undefined; write(text: string): void }
+export interface Backend { read(): string | undefined; write(text: string): void }
 
 /** Where tokens are kept, in words for `auth status` and doctor. */
 export interface StoreWhere { kind: "keyring" | "file"; words: string }
@@ -32,7 +32,8 @@ export class TokenStore {
   private backend?: Backend;
   private whereWords?: StoreWhere;
 
-  constructor(private readonly env: NodeJS.ProcessEnv = process.env, private readonly file = new TokenFile()) {}
+  /** `keyring` opens the OS keyring (a test hands in one that works or one that fails). */
+  constructor(private readonly env: NodeJS.ProcessEnv = process.env, private readonly file = new TokenFile(), private readonly keyring: () => Backend = () => new KeyringSecret()) {}
 
   /** Which store answers: the keyring when it works and is not turned off, else the file. */
   where(): StoreWhere {
@@ -81,7 +82,7 @@ export class TokenStore {
       return (this.backend = this.file);
     }
     try {
-      const keyring = new KeyringSecret();
+      const keyring = this.keyring();
       keyring.read(); // throws without a reachable keyring
       this.whereWords = { kind: "keyring", words: "the OS keyring (service atrium)" };
       return (this.backend = keyring);
