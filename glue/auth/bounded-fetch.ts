@@ -3,9 +3,10 @@
 // under a byte cap BEFORE anything parses it; over the cap the request fails, unparsed. The MCP
 // endpoint's answers (JSON or an SSE stream) pass through untouched.
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { HTTP_STATUS } from "../support/wire.js";
 import { OAUTH_DOCUMENT_BYTES_MAX, OAUTH_TOKEN_RESPONSE_BYTES_MAX } from "../decisions/generated/spec.js";
 
-export class OversizedAnswer extends Error {}
+class OversizedAnswer extends Error {}
 
 /** The body of `res`, at most `max` bytes; throws OversizedAnswer past it (the rest is not read). */
 export async function readCapped(res: Response, max: number, what: string): Promise<Uint8Array> {
@@ -42,7 +43,7 @@ export function boundedAuthFetch(mcpUrl: string, inner: FetchLike = fetch): Fetc
     if (url.href === mcp) return res;
     const max = isWellKnown(url) ? OAUTH_DOCUMENT_BYTES_MAX : OAUTH_TOKEN_RESPONSE_BYTES_MAX;
     const body = await readCapped(res, max, `${url.origin}${url.pathname}`);
-    const empty = res.status === 204 || res.status === 304;
+    const empty = res.status === HTTP_STATUS.noContent || res.status === HTTP_STATUS.notModified;
     return new Response(empty ? null : new Blob([body as Uint8Array<ArrayBuffer>]), { status: res.status, statusText: res.statusText, headers: res.headers });
   };
 }

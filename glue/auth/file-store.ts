@@ -8,10 +8,10 @@ import { randomBytes } from "node:crypto";
 import { privateDir } from "../views/private-dir.js";
 import { stateDir } from "../support/state-dir.js";
 import { FILE_MODE_PRIVATE, MODE_GROUP_OTHER } from "../support/wire.js";
-import { OAUTH_STORE_BYTES_MAX } from "../decisions/generated/spec.js";
+import { OAUTH_STATE_BYTES, OAUTH_STORE_BYTES_MAX } from "../decisions/generated/spec.js";
 
 /** Why the token file cannot be used (the message says which file and why; never its content). */
-export class TokenFileRefused extends Error {}
+class TokenFileRefused extends Error {}
 
 export class TokenFile {
   readonly path: string;
@@ -56,7 +56,7 @@ export class TokenFile {
     if (!dir.ok) throw new TokenFileRefused(dir.reason);
     const existing = this.lstat();
     if (existing?.isSymbolicLink()) throw new TokenFileRefused(`${this.path} is a symbolic link; atrium does not write tokens through it`);
-    const tmp = join(this.dir, `.tokens-${randomBytes(8).toString("hex")}.tmp`);
+    const tmp = join(this.dir, `.tokens-${randomBytes(OAUTH_STATE_BYTES).toString("hex")}.tmp`);
     try {
       writeFileSync(tmp, text, { mode: FILE_MODE_PRIVATE, flag: "wx" });
       renameSync(tmp, this.path);

@@ -11,10 +11,10 @@
 // Document (`oauth.clientMetadataUrl`, when the AS supports it), then dynamic registration. A
 // registration whose redirect URIs are not loopback is refused.
 import { randomBytes } from "node:crypto";
-import { auth, type FetchLike, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from "@modelcontextprotocol/client";
+import { auth, extractWWWAuthenticateParams, type AuthProvider, type FetchLike, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from "@modelcontextprotocol/client";
 import type { HttpConnectorConfig } from "../config/schema.js";
 import type { TokenStore } from "./store.js";
-import { NeedsLogin } from "./needs-login.js";
+import { NeedsLogin, RefusedWithoutLogin, needsLogin, refusedWithoutLogin } from "./needs-login.js";
 import { notLoopback } from "./loopback.js";
 import { OAUTH_REFRESH_LEAD_MS, OAUTH_STATE_BYTES } from "../decisions/generated/spec.js";
 
@@ -61,8 +61,35 @@ export class ConnectorOAuth implements OAuthClientProvider {
     } as OAuthClientMetadata;
   }
 
+  /** In the background, a login is needed only from a server that advertises one (its protected resource metadata was found). */
+  private needLogin(why: string): Error {
+    return this.discovery?.resourceMetadata ? new NeedsLogin(why) : new RefusedWithoutLogin();
+  }
+
+  /**
+   * What the transport uses: the stored (or refreshed) access token per request, and on a 401 the
+   * SDK's auth() (refresh, or the refusal above). A failure of a server that advertises no login
+   * is RefusedWithoutLogin, whatever discovery threw on the way.
+   */
+  forTransport(): AuthProvider {
+    return {
+      token: async () => (await this.tokens())?.access_token,
+      onUnauthorized: async (ctx) => {
+        const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(ctx.response);
+        let result: string;
+        try {
+          result = await auth(this, { serverUrl: ctx.serverUrl, resourceMetadataUrl, scope: scope ?? this.config.oauth?.scope ?? undefined, fetchFn: ctx.fetchFn });
+        } catch (e) {
+          if (needsLogin(e) || refusedWithoutLogin(e)) throw e;
+          throw this.discovery?.resourceMetadata ? e : new RefusedWithoutLogin();
+        }
+        if (result !== "AUTHORIZED") throw this.needLogin("the server asks for a login");
+      },
+    };
+  }
+
   state(): string {
-    if (!this.login) throw new NeedsLogin("no valid token is stored and a refresh was not possible");
+    if (!this.login) throw this.needLogin("no valid token is stored and a refresh was not possible");
     return this.login.state;
   }
 
@@ -73,7 +100,7 @@ export class ConnectorOAuth implements OAuthClientProvider {
   }
 
   saveClientInformation(info: StoredOAuthClientInformation): void {
-    if (!this.login && !this.record()?.client && !this.config.oauth?.clientId) throw new NeedsLogin("atrium has no client registration with this server yet");
+    if (!this.login && !this.record()?.client && !this.config.oauth?.clientId) throw this.needLogin("atrium has no client registration with this server yet");
     const uris = (info as { redirect_uris?: unknown }).redirect_uris;
     if (Array.isArray(uris)) {
       for (const u of uris) {
@@ -100,7 +127,7 @@ export class ConnectorOAuth implements OAuthClientProvider {
   }
 
   redirectToAuthorization(url: URL): void {
-    if (!this.login) throw new NeedsLogin("the server asks for a login");
+    if (!this.login) throw this.needLogin("the server asks for a login");
     this.authorizationUrl = url;
   }
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { OAUTH_CALLBACK_PARAM_CHARS_MAX, OAUTH_LOGIN_WAIT_MS } from "../decisions/generated/spec.js";
 import { HTTP_STATUS } from "../support/wire.js";
 
-export interface Callback { code: string; iss?: string }
+interface Callback { code: string; iss?: string }
 
 export interface Receiver {
   /** http://127.0.0.1:<port>/callback */

@@ -19,7 +19,7 @@ import { Freshness } from "./freshness.js";
 import { CONNECTOR_BACKOFF_FACTOR, CONNECTOR_LIST_PAGES_MAX, STDERR_TAIL_LINES } from "../decisions/generated/spec.js";
 import { MS_PER_SECOND } from "../support/format.js";
 import { DROPPED_ANSWER_CODE, HTTP_STATUS } from "../support/wire.js";
-import { needsLogin } from "../auth/needs-login.js";
+import { needsLogin, refusedWithoutLogin } from "../auth/needs-login.js";
 import { oauthOffered } from "../auth/offered.js";
 
 /**
@@ -393,6 +393,7 @@ export class Connector {
       void this.settleNeedsAuth();
       return this.loginRequired();
     }
+    if (refusedWithoutLogin(e)) return new AtriumError("auth_required", `${this.id} refused the request (HTTP 401) and offers no login; the operator must give it credentials in "headers"`, { details });
     // A remote server's HTTP status (SdkHttpError carries it as `status`).
     if (e instanceof SdkHttpError) {
       if (e.status === HTTP_STATUS.tooManyRequests) return new AtriumError("rate_limited", `${this.id} is rate limiting calls (HTTP 429); wait and retry`, { details });

@@ -30,7 +30,7 @@ export function createTransport(config: ConnectorConfig, stderr: StderrRing, dep
     // A login is offered when the config sets no Authorization header of its own; then every
     // answer but the MCP endpoint's is read under the auth caps before the SDK parses it.
     const fetchFn = boundedAuthFetch(config.url, probeWatchingFetch((a) => { answer = a; }));
-    const authProvider = oauthOffered(config) ? new ConnectorOAuth(config, tokenStore(), fetchFn) : undefined;
+    const authProvider = oauthOffered(config) ? new ConnectorOAuth(config, tokenStore(), fetchFn).forTransport() : undefined;
     const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: fetchFn, ...(authProvider && { authProvider }) });
     return { transport, pid: () => null, exit: () => undefined, probeAnswer: () => answer };
   }

@@ -11,7 +11,7 @@ import type { HostDecision } from "../../decisions/core.js";
 import type { Authorizer } from "../../auth/authorizer.js";
 
 /** Elicitation toward the host of this request: whether it takes URL mode, and the request that asks. */
-export interface ElicitPort {
+interface ElicitPort {
   urlMode: boolean;
   ask(params: { mode: "url"; url: string; message: string; elicitationId: string }, signal: AbortSignal): Promise<{ action: "accept" | "decline" | "cancel" }>;
 }
