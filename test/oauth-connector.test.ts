@@ -2,16 +2,20 @@
 // real SDK client, oidc-provider as the authorization server, a bearer-protected MCP server, and
 // Chromium completing the login on atrium's own loopback receiver. From auth_required (with its
 // nextAction) to working through authorize_connector; refresh after the access token expires; a
-// revoked grant back to auth_required; and no token value in anything atrium says.
+// revoked grant back to auth_required; a host with URL-mode elicitation asked to open the URL;
+// and no token value in anything atrium says.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "./browser/chromium.js";
 import { startAuthServer, type AuthServer } from "./harness/oauth-server.js";
 import { startProtectedMcp, type ProtectedMcp } from "./harness/protected-mcp.js";
 import { loginThroughAtrium } from "./harness/oauth-client.js";
-import { startAtrium, type Atrium } from "./harness/atrium-client.js";
+import { atriumBin, startAtrium, type Atrium } from "./harness/atrium-client.js";
 
 let as: AuthServer;
 let mcp: ProtectedMcp;
@@ -141,6 +145,50 @@ describe("a connector behind a login", () => {
       expect(search.unavailable).toEqual([expect.objectContaining({ connector: "prot", state: "needs_auth" })]);
     } finally {
       as.accessTokenTtl = 60;
+      await a.close();
+    }
+  });
+});
+
+describe("authorize_connector on a host that opens URLs (URL-mode elicitation)", () => {
+  it("asks the host to open the login URL, then answers ready once the person logged in", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atrium-elicit-"));
+    writeFileSync(join(dir, "atrium.json"), JSON.stringify(config()));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [atriumBin, "--config", join(dir, "atrium.json")], cwd: dir, stderr: "pipe", env: { ATRIUM_STATE_DIR: join(dir, "state"), ATRIUM_KEYRING: "off" } });
+    const client = new Client({ name: "url-host", version: "1.0.0" }, { capabilities: { elicitation: { form: {}, url: {} } } });
+    const asked: { mode?: string; url?: string; message?: string }[] = [];
+    let login: Promise<string> | undefined;
+    client.setRequestHandler("elicitation/create", async (request) => {
+      const params = request.params as { mode?: string; url?: string; message?: string };
+      asked.push(params);
+      // The host opens the URL for the person and answers at once; the login completes in the browser.
+      login = loginThroughAtrium(browser, params.url!);
+      return { action: "accept" };
+    });
+    await client.connect(transport);
+    try {
+      const r = await client.callTool({ name: "authorize_connector", arguments: { connector: "prot" } }, { timeout: 120_000 });
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({ mode: "url", message: expect.stringMatching(/Log in to prot/) });
+      expect(new URL(asked[0].url!).origin).toBe(as.issuer);
+      expect(await login).toMatch(/Signed in/);
+      expect(r.structuredContent).toMatchObject({ connector: "prot", status: "ready", tools: 2 });
+      const who = await client.callTool({ name: "call_tool", arguments: { address: "prot.whoami", resultMode: "value" } });
+      expect(JSON.stringify(who.structuredContent)).toContain("alice");
+    } finally {
+      await client.close().catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a stdio connector or an unknown one is invalid_args naming the remote connectors", async () => {
+    const a = await startAtrium({ config: { mcpServers: { prot: { url: mcp.url }, local: { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] } } }, env: { ATRIUM_KEYRING: "off" }, waitForConnectors: false });
+    try {
+      for (const connector of ["local", "nope"]) {
+        const r = await a.call("authorize_connector", { connector });
+        expect((r.structuredContent as any).error).toMatchObject({ code: "invalid_args", message: expect.stringMatching(/not a remote \(Streamable HTTP\) connector atrium logs in to; those are: prot/) });
+      }
+    } finally {
       await a.close();
     }
   });
