@@ -62,6 +62,16 @@ describe("atrium auth", () => {
   const said: string[] = [];
   let secrets: string[] = [];
 
+  it("doctor names a connector that needs a login and the command that logs in", async () => {
+    const run = await cli(["doctor", "--config", configFile]);
+    said.push(run.stdout, run.stderr);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^FAIL prot \(http: .*\)$/m);
+    expect(run.stdout).toContain("needs login: run `atrium auth login prot` (tokens are kept in file ");
+    const status = await cli(["auth", "status", "--config", configFile]);
+    expect(status.stdout).toMatch(/^prot \(.*\): not logged in$/m);
+  });
+
   it("auth login prints the URL on stderr, completes on its loopback receiver, and stores the tokens in a 0600 file", async () => {
     let opened: Promise<string> | undefined;
     const run = await cli(["auth", "login", "prot", "--config", configFile], (text) => {

@@ -62,9 +62,9 @@ async function logIn(a: Atrium, transcript: unknown[]): Promise<void> {
   expect(url.searchParams.get("redirect_uri")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
   expect(url.searchParams.get("state")?.length).toBeGreaterThan(20);
   expect(JSON.stringify(first.content)).toContain(pending.authorizationUrl);
-  const landing = await loginThroughAtrium(browser, pending.authorizationUrl);
+  // The second call starts while the person is still logging in: it waits for the login to complete.
+  const [second, landing] = await Promise.all([a.call("authorize_connector", { connector: "prot" }), loginThroughAtrium(browser, pending.authorizationUrl)]);
   expect(landing).toMatch(/Signed in/);
-  const second = await a.call("authorize_connector", { connector: "prot" });
   transcript.push(second);
   expect(second.structuredContent).toMatchObject({ connector: "prot", status: "ready", tools: 2 });
 }
