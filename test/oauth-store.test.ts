@@ -84,6 +84,24 @@ describe("the keyring, and the file as its fallback", () => {
     expect(statSync(join(dir, "tokens.json")).mode & 0o777).toBe(0o600);
   });
 
+  it("a keyring that reads but refuses writes (no usable collection) falls back to the file", () => {
+    const dir = tempDir();
+    const store = new TokenStore({}, new TokenFile(dir), () => ({ read: () => undefined, write: () => { throw new Error("Couldn't access platform storage: AccessDenied"); } }));
+    store.saveTokens("prot", "https://a.example/mcp", tokens);
+    expect(store.where().kind).toBe("file");
+    expect(store.get("prot", "https://a.example/mcp")?.tokens?.access_token).toBe("at-1");
+  });
+
+  it("tokens already in the file stay in the file even when a keyring answers", () => {
+    const dir = tempDir();
+    new TokenStore({ ATRIUM_KEYRING: "off" }, new TokenFile(dir)).saveTokens("prot", "https://a.example/mcp", tokens);
+    let secret: string | undefined;
+    const store = new TokenStore({}, new TokenFile(dir), () => ({ read: () => secret, write: (t) => { secret = t; } }));
+    expect(store.get("prot", "https://a.example/mcp")?.tokens?.access_token).toBe("at-1");
+    expect(store.where()).toMatchObject({ kind: "file", words: expect.stringMatching(/already holds atrium's tokens/) });
+    expect(secret).toBeUndefined();
+  });
+
   it("a keyring that answers keeps the tokens, and no file is written", () => {
     const dir = tempDir();
     let secret: string | undefined;

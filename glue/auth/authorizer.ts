@@ -84,7 +84,13 @@ export class Authorizer {
   private track(c: ConnectorPort, start: Extract<LoginStart, { kind: "pending" }>): Pending {
     const p: Pending = { url: start.authorizationUrl, connected: Promise.resolve(), endsAt: Date.now() + OAUTH_LOGIN_WAIT_MS, cancel: start.cancel };
     // Whoever waits or not, a completed login brings the connector back; a failed one is kept for the next call to tell.
-    p.connected = start.done.then(() => c.authorized(), (e: unknown) => { p.failed = e instanceof Error ? e : new Error(String(e)); });
+    p.connected = start.done.then(
+      async () => {
+        await c.authorized();
+        if (this.pending.get(c.id) === p) this.pending.delete(c.id); // a later need for a login starts a new one
+      },
+      (e: unknown) => { p.failed = e instanceof Error ? e : new Error(String(e)); },
+    );
     this.pending.set(c.id, p);
     return p;
   }

@@ -83,7 +83,16 @@ export class TokenStore {
     }
     try {
       const keyring = this.keyring();
-      keyring.read(); // throws without a reachable keyring
+      // A keyring may answer reads and still refuse writes (a Secret Service without a usable
+      // collection): an empty keyring is written once before it is trusted. Tokens already in the
+      // file stay there (never split between two stores).
+      if (keyring.read() === undefined) {
+        if (this.file.read() !== undefined) {
+          this.whereWords = { kind: "file", words: `file ${this.file.path} (it already holds atrium's tokens)` };
+          return (this.backend = this.file);
+        }
+        keyring.write(JSON.stringify({ version: 1, records: [] }));
+      }
       this.whereWords = { kind: "keyring", words: "the OS keyring (service atrium)" };
       return (this.backend = keyring);
     } catch (e) {
