@@ -130,6 +130,22 @@ describe("a connector behind a login", () => {
     }
   });
 
+  it("an access token that expires within the refresh lead time is refreshed before the request: the server never refuses it", async () => {
+    as.accessTokenTtl = 30; // under OAUTH_REFRESH_LEAD_MS: every request finds it about to expire
+    const a = await open();
+    try {
+      await logIn(a, []);
+      const tokenCalls = as.hits.filter((h) => h === "POST /token").length;
+      const seen = mcp.hits.length;
+      for (let i = 0; i < 2; i++) expect((await a.call("call_tool", { address: "prot.whoami" })).isError).toBeFalsy();
+      expect(as.hits.filter((h) => h === "POST /token").length).toBeGreaterThanOrEqual(tokenCalls + 2);
+      expect(mcp.hits.slice(seen).filter((h) => h.status === 401)).toEqual([]);
+    } finally {
+      as.accessTokenTtl = 60;
+      await a.close();
+    }
+  });
+
   it("a grant revoked at the authorization server leads back to auth_required with nextAction authorize_connector", async () => {
     as.accessTokenTtl = 1;
     const a = await open();

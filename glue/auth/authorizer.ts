@@ -37,7 +37,8 @@ const again = (connector: string): NextAction => ({ tool: "authorize_connector",
 export class Authorizer {
   private readonly pending = new Map<string, Pending>();
 
-  constructor(private readonly connectors: () => ConnectorPort[], private readonly store: TokenStore) {}
+  /** `toolWaitMs`: how long one call waits for a pending login (OAUTH_TOOL_WAIT_MS). */
+  constructor(private readonly connectors: () => ConnectorPort[], private readonly store: TokenStore, private readonly toolWaitMs = OAUTH_TOOL_WAIT_MS) {}
 
   /** Runs one authorize_connector call. */
   async authorize(id: string, opts: { openUrl?: OpenUrl; signal?: AbortSignal } = {}): Promise<Authorization> {
@@ -100,10 +101,10 @@ export class Authorizer {
     p.cancel();
   }
 
-  /** Waits up to OAUTH_TOOL_WAIT_MS for a pending login, then answers what is true then. */
+  /** Waits up to toolWaitMs for a pending login, then answers what is true then. */
   private async wait(c: ConnectorPort, p: Pending, signal?: AbortSignal): Promise<Authorization> {
     let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<void>((r) => { timer = setTimeout(r, OAUTH_TOOL_WAIT_MS); });
+    const bound = new Promise<void>((r) => { timer = setTimeout(r, this.toolWaitMs); });
     const aborted = new Promise<void>((r) => signal?.addEventListener("abort", () => r(), { once: true }));
     await Promise.race([p.connected, bound, aborted]);
     clearTimeout(timer);
