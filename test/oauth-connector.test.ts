@@ -209,3 +209,33 @@ describe("authorize_connector on a host that opens URLs (URL-mode elicitation)",
     }
   });
 });
+
+describe("a client registered beforehand (oauth.clientId and clientSecret in atrium.json)", () => {
+  it("logs in with the configured client, registers nothing, and never shows its secret", async () => {
+    const pre = await startAuthServer({
+      accessTokenTtl: 60,
+      clients: [{ client_id: "atrium-pre", client_secret: "pre-registered-secret-value", application_type: "native", redirect_uris: ["http://127.0.0.1/callback"], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] }],
+    });
+    const server = await startProtectedMcp({ issuer: pre.issuer });
+    pre.resource = server.url;
+    const a = await startAtrium({ config: { mcpServers: { prot: { url: server.url, oauth: { clientId: "atrium-pre", clientSecret: "pre-registered-secret-value", scope: "mcp:read" } } } }, env: { ATRIUM_KEYRING: "off" } });
+    try {
+      const first = await a.call("authorize_connector", { connector: "prot" });
+      const url = new URL((first.structuredContent as { authorizationUrl: string }).authorizationUrl);
+      expect(url.searchParams.get("client_id")).toBe("atrium-pre");
+      expect(url.searchParams.get("scope")?.split(" ")).toEqual(expect.arrayContaining(["mcp:read"]));
+      expect(url.searchParams.get("scope")).not.toContain("mcp:write"); // the configured scope, not the server's whole list
+      const [second] = await Promise.all([a.call("authorize_connector", { connector: "prot" }), loginThroughAtrium(browser, url.href)]);
+      expect(second.structuredContent).toMatchObject({ status: "ready", tools: 2 });
+      const who = await a.call("call_tool", { address: "prot.whoami", resultMode: "value" });
+      expect(JSON.stringify(who.structuredContent)).toContain("atrium-pre");
+      expect(pre.hits.filter((h) => h === "POST /reg")).toEqual([]);
+      const said = JSON.stringify([first, second, who]) + a.stderr();
+      expect(said).not.toContain("pre-registered-secret-value");
+    } finally {
+      await a.close();
+      await server.close();
+      await pre.close();
+    }
+  });
+});
