@@ -30,11 +30,12 @@ export class ConnectorOAuth implements OAuthClientProvider {
 
   constructor(readonly config: HttpConnectorConfig, private readonly store: TokenStore, readonly fetchFn: FetchLike) {}
 
-  /** A state for a receiver that is started before the redirect URI is known (it is bound in startLogin). */
+  /** A login's state, made before its receiver starts (the receiver checks it; bindLogin hands it to the SDK). */
   static newState(): string {
     return randomBytes(OAUTH_STATE_BYTES).toString("base64url");
   }
 
+  /** Turns this provider into a login's: the receiver's redirect URI and the state it expects. */
   bindLogin(redirectUrl: string, state: string): void {
     this.login = { redirectUrl, state };
     this.authorizationUrl = undefined;
