@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { startLogin } from "../glue/auth/flow.js";
+import { startReceiver } from "../glue/auth/receiver.js";
 import { TokenStore } from "../glue/auth/store.js";
 import { TokenFile } from "../glue/auth/file-store.js";
 import { validateConfig } from "../glue/config/validate.js";
@@ -214,5 +215,19 @@ describe("the loopback receiver", () => {
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(/too long/);
     noTokens(store);
+  });
+
+  it("closes when the login wait runs out: the login fails with the bound named, and a late redirect finds nobody", async () => {
+    const receiver = await startReceiver("the-state", { waitMs: 50 });
+    await expect(receiver.result).rejects.toThrow(/no login arrived within 50 ms \(OAUTH_LOGIN_WAIT_MS\)/);
+    const late = await fetch(`${receiver.redirectUrl}?code=abc&state=the-state`).then((r) => r.status, () => "refused");
+    expect(late).toBe("refused");
+  });
+
+  it("listens on 127.0.0.1 only, at /callback", async () => {
+    const receiver = await startReceiver("s");
+    cleanups.push(() => receiver.close());
+    expect(receiver.redirectUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect((await fetch(new URL("/elsewhere", receiver.redirectUrl))).status).toBe(404);
   });
 });

@@ -197,6 +197,32 @@ describe("authorize_connector on a host that opens URLs (URL-mode elicitation)",
     }
   });
 
+  it("a person who declines to open the URL gets auth_required saying so, with nextAction to start again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atrium-elicit-"));
+    writeFileSync(join(dir, "atrium.json"), JSON.stringify(config()));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [atriumBin, "--config", join(dir, "atrium.json")], cwd: dir, stderr: "pipe", env: { ATRIUM_STATE_DIR: join(dir, "state"), ATRIUM_KEYRING: "off" } });
+    const client = new Client({ name: "url-host", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
+    client.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
+    await client.connect(transport);
+    try {
+      const r = await client.callTool({ name: "authorize_connector", arguments: { connector: "prot" } });
+      expect((r.structuredContent as any).error).toMatchObject({ code: "auth_required", retryable: false, message: expect.stringMatching(/did not open the login for prot \(decline\)/), nextAction: { tool: "authorize_connector", arguments: { connector: "prot" } } });
+    } finally {
+      await client.close().catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a 2026-07-28 host (no elicitation requests) gets the URL to show", async () => {
+    const a = await startAtrium({ config: config(), env: { ATRIUM_KEYRING: "off" }, revision: "2026-07-28" });
+    try {
+      const r = await a.call("authorize_connector", { connector: "prot" });
+      expect(r.structuredContent).toMatchObject({ connector: "prot", status: "login_pending", authorizationUrl: expect.stringContaining(`${as.issuer}/auth?`) });
+    } finally {
+      await a.close();
+    }
+  });
+
   it("a stdio connector or an unknown one is invalid_args naming the remote connectors", async () => {
     const a = await startAtrium({ config: { mcpServers: { prot: { url: mcp.url }, local: { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] } } }, env: { ATRIUM_KEYRING: "off" }, waitForConnectors: false });
     try {
