@@ -172,15 +172,17 @@ describe("authorize_connector on a host that opens URLs (URL-mode elicitation)",
     writeFileSync(join(dir, "atrium.json"), JSON.stringify(config()));
     const transport = new StdioClientTransport({ command: process.execPath, args: [atriumBin, "--config", join(dir, "atrium.json")], cwd: dir, stderr: "pipe", env: { ATRIUM_STATE_DIR: join(dir, "state"), ATRIUM_KEYRING: "off" } });
     const client = new Client({ name: "url-host", version: "1.0.0" }, { capabilities: { elicitation: { form: {}, url: {} } } });
-    const asked: { mode?: string; url?: string; message?: string }[] = [];
+    const asked: { mode?: string; url?: string; message?: string; elicitationId?: string }[] = [];
     let login: Promise<string> | undefined;
     client.setRequestHandler("elicitation/create", async (request) => {
-      const params = request.params as { mode?: string; url?: string; message?: string };
+      const params = request.params as { mode?: string; url?: string; message?: string; elicitationId?: string };
       asked.push(params);
       // The host opens the URL for the person and answers at once; the login completes in the browser.
       login = loginThroughAtrium(browser, params.url!);
       return { action: "accept" };
     });
+    const completed: string[] = [];
+    client.setNotificationHandler("notifications/elicitation/complete", (n) => { completed.push((n.params as { elicitationId: string }).elicitationId); });
     await client.connect(transport);
     try {
       const r = await client.callTool({ name: "authorize_connector", arguments: { connector: "prot" } }, { timeout: 120_000 });
@@ -189,6 +191,8 @@ describe("authorize_connector on a host that opens URLs (URL-mode elicitation)",
       expect(new URL(asked[0].url!).origin).toBe(as.issuer);
       expect(await login).toMatch(/Signed in/);
       expect(r.structuredContent).toMatchObject({ connector: "prot", status: "ready", tools: 2 });
+      // The host is told the URL-mode elicitation completed (it went out before the answer).
+      expect(completed).toEqual([(asked[0] as { elicitationId?: string }).elicitationId]);
       const who = await client.callTool({ name: "call_tool", arguments: { address: "prot.whoami", resultMode: "value" } });
       expect(JSON.stringify(who.structuredContent)).toContain("alice");
     } finally {

@@ -26,8 +26,11 @@ export type Authorization =
   | { connector: string; status: "ready"; tools: number }
   | { connector: string; status: "login_pending"; authorizationUrl: string; waitEndsAt: string };
 
-/** Asks the host to open a URL (URL-mode elicitation); answers the person's action. */
-export type OpenUrl = (url: string, message: string) => Promise<"accept" | "decline" | "cancel">;
+/** Asks the host to open a URL (URL-mode elicitation): `open` answers the person's action, `done` says the login it was for completed. */
+export interface OpenUrl {
+  open(url: string, message: string): Promise<"accept" | "decline" | "cancel">;
+  done(): Promise<void>;
+}
 
 /** `connected`: the login completed and the connector was started again (never rejects). */
 interface Pending { url: string; connected: Promise<void>; failed?: Error; endsAt: number; cancel(): void }
@@ -61,7 +64,7 @@ export class Authorizer {
       if (start.kind === "authorized") return this.connect(c);
       p = this.track(c, start);
       if (opts.openUrl) {
-        const action = await opts.openUrl(p.url, `Log in to ${c.id} so atrium can use its tools.`).catch(() => "cancel" as const);
+        const action = await opts.openUrl.open(p.url, `Log in to ${c.id} so atrium can use its tools.`).catch(() => "cancel" as const);
         if (action !== "accept") {
           this.drop(c.id, p);
           throw new AtriumError("auth_required", `the person did not open the login for ${c.id} (${action}); call authorize_connector again when they want to log in`, { details: { connector: c.id }, nextAction: again(c.id), recovering: false });
@@ -70,7 +73,9 @@ export class Authorizer {
         return this.pendingAnswer(c, p);
       }
     }
-    return this.wait(c, p, opts.signal);
+    const answer = await this.wait(c, p, opts.signal);
+    if (answer.status === "ready") await opts.openUrl?.done().catch(() => {});
+    return answer;
   }
 
   private async begin(c: ConnectorPort): Promise<LoginStart> {

@@ -144,7 +144,7 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
     if (!tool || !offered(tool, ctx, AppOnlyUse.call)) throw mcpError(ErrorCode.InvalidParams, `Unknown tool: ${clampEcho(request.params.name)}`);
     const token = request.params._meta?.progressToken;
     // Elicitation is a server-to-client request of 2025-11-25 only (2026-07-28 has input_required results instead).
-    const elicit = modern ? undefined : { urlMode: server.getClientCapabilities()?.elicitation?.url !== undefined, ask: (params: Parameters<typeof ctx.mcpReq.elicitInput>[0] & { mode: "url" }, signal: AbortSignal) => ctx.mcpReq.elicitInput(params, { signal }) };
+    const elicit = modern ? undefined : { urlMode: server.getClientCapabilities()?.elicitation?.url !== undefined, ask: (params: Parameters<typeof ctx.mcpReq.elicitInput>[0] & { mode: "url" }, signal: AbortSignal) => ctx.mcpReq.elicitInput(params, { signal }), complete: (elicitationId: string) => ctx.mcpReq.notify({ method: "notifications/elicitation/complete", params: { elicitationId } }) };
     return runTool(tool, request.params.arguments, { ...deps.context, host: hostFor(ctx), elicit }, {
       signal: ctx.mcpReq.signal,
       notifyProgress: token === undefined ? undefined : (progress, message) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress, message } }),

@@ -1,7 +1,8 @@
 // authorize_connector: starts (or continues) the login a remote connector needs. On a host that
 // takes URL-mode elicitation it asks the host to open the URL and waits (bounded) until the
 // connector is ready; elsewhere it answers at once with the URL the person must open, and a later
-// call waits (bounded) for that login to complete. A connector that needs no login answers ready.
+// call waits (bounded) for that login to complete (and the host is told the elicitation is complete).
+// A connector that needs no login answers ready.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { defineTool } from "./meta-tool.js";
@@ -17,8 +18,9 @@ export const authorizeConnector = defineTool({
   input: z.object({ connector: z.string().min(1).max(CONNECTOR_ID_CHARS_MAX) }).strict(),
   async run(args, ctx) {
     const elicit = ctx.elicit;
+    const elicitationId = randomUUID();
     const openUrl: OpenUrl | undefined = elicit?.urlMode
-      ? async (url, message) => (await elicit.ask({ mode: "url", url, message, elicitationId: randomUUID() }, ctx.signal)).action
+      ? { open: async (url, message) => (await elicit.ask({ mode: "url", url, message, elicitationId }, ctx.signal)).action, done: () => elicit.complete(elicitationId) }
       : undefined;
     const answer = await ctx.authorizer.authorize(args.connector, { openUrl, signal: ctx.signal });
     const text = answer.status === "ready"

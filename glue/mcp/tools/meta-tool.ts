@@ -14,6 +14,8 @@ import type { Authorizer } from "../../auth/authorizer.js";
 interface ElicitPort {
   urlMode: boolean;
   ask(params: { mode: "url"; url: string; message: string; elicitationId: string }, signal: AbortSignal): Promise<{ action: "accept" | "decline" | "cancel" }>;
+  /** Tells the host that the URL-mode elicitation `elicitationId` is complete. */
+  complete(elicitationId: string): Promise<void>;
 }
 
 export interface ToolContext {
