@@ -15,6 +15,9 @@ import type { MetaTool } from "./mcp/tools/meta-tool.js";
 import { executeCode } from "./mcp/tools/execute-code.js";
 import { getView } from "./mcp/tools/get-view.js";
 import { callAppTool } from "./mcp/tools/call-app-tool.js";
+import { authorizeConnector } from "./mcp/tools/authorize-connector.js";
+import { Authorizer, type ConnectorPort } from "./auth/authorizer.js";
+import { tokenStore } from "./auth/store.js";
 import { AppResources } from "./apps/resources.js";
 import { Budget, type Revision } from "./decisions/generated/spec.js";
 import type { SandboxPool } from "./sandbox/pool.js";
@@ -28,9 +31,20 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const stash = new ResultStash({ ttlMs: config.results.stashTtlMs, maxBytes: config.results.stashBytes });
   const host = new HostState(c, config.views);
   const viewStore = new ResultStash({ ttlMs: c.limitDefault(Budget.view_store_ttl_ms), maxBytes: c.limitDefault(Budget.view_store_bytes) });
-  const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, getView, callAppTool] as MetaTool[];
+  // authorize_connector reaches connectors only through this port (start again after a login).
+  const ports: ConnectorPort[] = registry.connectors.map((c) => ({
+    id: c.id,
+    config: c.config,
+    state: () => c.state,
+    toolCount: () => c.tools.length,
+    settled: () => c.whenSettled(),
+    authorized: () => c.authorized(),
+    unavailable: () => c.unavailable(),
+  }));
+  const authorizer = new Authorizer(() => ports, tokenStore());
+  const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
   const appResources = new AppResources({ core: c, catalog });
-  const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, config, pool }, appResources };
+  const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, config, pool, authorizer }, appResources };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
   return { config, registry, catalog, stash, host, serverFor, tools, pool };

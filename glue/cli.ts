@@ -12,6 +12,9 @@ usage:
   atrium doctor [--config FILE]    start every connector and report its health
   atrium demo [--out DIR]          a scripted session ending in a rendered view (HTML file)
   atrium demo --serve [--port N]   the same, then a local MCP Apps host with the live view
+  atrium auth login <connector> [--config FILE]    log in to a remote connector (prints the URL to open)
+  atrium auth logout <connector> [--config FILE]   revoke its tokens at the server, then delete them here
+  atrium auth status [--config FILE]               each remote connector's login, and where tokens are kept
   atrium --help | --version
 
 config lookup: --config FILE, then $ATRIUM_CONFIG, then ./atrium.json;
@@ -23,12 +26,13 @@ async function main(argv: string[]): Promise<number | undefined> {
   if (line.kind === "help") { process.stdout.write(HELP); return 0; }
   if (line.kind === "version") { process.stdout.write(`${packageVersion}\n`); return 0; }
   if (line.kind === "error") { process.stderr.write(`${line.message}\n${line.help ? `\n${HELP}` : ""}`); return EXIT_USAGE; }
-  const { command, flags } = line;
+  const { command, flags, words } = line;
   // Loaded only for the command that runs, so --help and --version stay instant.
   if (command === "demo") return (await import("./commands/demo.js")).demo(flags, packageVersion);
   const { resolveConfig } = await import("./commands/resolve-config.js");
   const cfg = resolveConfig(typeof flags.config === "string" ? flags.config : undefined);
   if (!cfg.ok) { process.stderr.write(cfg.message); return 1; }
+  if (command === "auth") return (await import("./commands/auth.js")).authCommand(cfg.config, words);
   if (command === "doctor") return (await import("./commands/doctor.js")).doctor(cfg.config, cfg.source, packageVersion, cfg.warnings);
   if (cfg.warnings) process.stderr.write(cfg.warnings);
   await (await import("./commands/serve.js")).serve(cfg.config, cfg.source, packageVersion);

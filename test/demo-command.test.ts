@@ -13,7 +13,7 @@ describe("atrium demo", () => {
     try {
       const r = spawnSync(process.execPath, [atriumBin, "demo", "--out", out], { encoding: "utf8", timeout: 60_000 });
       expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/tools\/list: the model sees 6 tools/);
+      expect(r.stdout).toMatch(/tools\/list: the model sees 7 tools/);
       expect(r.stdout).toMatch(/desk\.list_incidents\s+read_only/);
       expect(r.stdout).toMatch(/execute_code: one program made 6 host calls/);
       expect(r.stdout).toContain("refused: destructive_tool_requires_approval");

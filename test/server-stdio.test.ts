@@ -23,7 +23,7 @@ describe("atrium over stdio with the embedded demo", () => {
   it("lists the meta-tools with accurate annotations, not the downstream tools", async () => {
     const { tools } = await a.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(["call_destructive_tool", "call_tool", "execute_code", "get_result", "search_tools", "skills"]);
+    expect(Object.keys(byName).sort()).toEqual(["authorize_connector", "call_destructive_tool", "call_tool", "execute_code", "get_result", "search_tools", "skills"]);
     expect(byName.call_destructive_tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.search_tools.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.call_tool.inputSchema.properties).toHaveProperty("address");
@@ -134,7 +134,7 @@ describe("garbage on stdin", () => {
     send({ jsonrpc: "2.0", id: 4, method: "tools/list" });
     expect((await waitFor(2)).error.code).toBe(-32601);
     expect((await waitFor(3)).error.code).toBe(-32602);
-    expect((await waitFor(4)).result.tools.length).toBe(6);
+    expect((await waitFor(4)).result.tools.length).toBe(7);
     child.stdin.end();
     const code = await new Promise((r) => child.on("exit", r));
     expect(code).toBe(0);

@@ -309,7 +309,7 @@ describe("10,000 generated lines on stdin", () => {
 
       // still serving
       const list = await peer.request("tools/list");
-      expect((list.result as { tools: unknown[] }).tools.length).toBe(6);
+      expect((list.result as { tools: unknown[] }).tools.length).toBe(7);
 
       // closing stdin ends atrium and its connector children
       expect(await hangUp(peer, kids)).toEqual({ code: 0, childrenEnded: true });

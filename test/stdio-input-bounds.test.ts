@@ -31,7 +31,7 @@ describe("a request line longer than request_line_bytes", () => {
       expect(answer.error?.message).toContain("request_line_bytes");
       expect(peer.answersTo("too-long")).toHaveLength(1);
       const list = await peer.request("tools/list");
-      expect((list.result as { tools: unknown[] }).tools.length).toBe(6);
+      expect((list.result as { tools: unknown[] }).tools.length).toBe(7);
 
       expect(await hangUp(peer, kids)).toEqual({ code: 0, childrenEnded: true });
       expect(peer.stderr.match(/request_line_bytes/g)).toHaveLength(1);
@@ -149,6 +149,6 @@ describe("malformed JSON-RPC on stdin", () => {
 
   it("the server still lists its tools afterwards", async () => {
     const list = await peer.request("tools/list");
-    expect((list.result as { tools: unknown[] }).tools.length).toBe(6);
+    expect((list.result as { tools: unknown[] }).tools.length).toBe(7);
   });
 });

@@ -6,8 +6,9 @@ import { searchIndex, type SearchQuery } from "../catalog/search-index.js";
 import { shortDescription } from "../catalog/describe.js";
 import { compactSchema } from "../catalog/compact-schema.js";
 import type { CatalogEntry } from "../catalog/entry.js";
+import type { NextAction } from "../support/errors.js";
 
-interface Unavailable { connector: string; state: string; problem: string }
+interface Unavailable { connector: string; state: string; problem: string; nextAction?: NextAction }
 export interface Found {
   total: number;
   results: { address: string; description: string; safety: CatalogEntry["safety"]; reason?: string; score: number; inputSchema?: unknown }[];
@@ -28,7 +29,7 @@ export function findTools(catalog: Catalog, q: SearchQuery & { schemas?: boolean
       score,
       ...(q.schemas && { inputSchema: compactSchema(entry.inputSchema) }),
     })),
-    ...(missing.length > 0 && { unavailable: missing.map((m) => ({ connector: m.connector, state: m.state, problem: m.problem })) }),
+    ...(missing.length > 0 && { unavailable: missing.map((m) => ({ connector: m.connector, state: m.state, problem: m.problem, ...(m.nextAction && { nextAction: m.nextAction }) })) }),
   };
 }
 

@@ -8,7 +8,7 @@ import { hintOf, operatorOf } from "../decisions/facts/annotations.js";
 import { appVisibilityOf, uiResourceOf } from "../decisions/facts/app-ui.js";
 import { ClassReason, Listing, ToolClass } from "../decisions/generated/spec.js";
 import { codeName } from "../decisions/code-names.js";
-import { AtriumError, clampEcho } from "../support/errors.js";
+import { AtriumError, clampEcho, type NextAction } from "../support/errors.js";
 import type { CatalogEntry, Safety } from "./entry.js";
 import { buildSearchIndex, type SearchIndex } from "./search-index.js";
 
@@ -42,10 +42,13 @@ export class Catalog {
   }
 
   /** Connectors whose tools are missing from the catalog, and why (search explains them). */
-  missing(): { connector: string; state: string; problem: string }[] {
+  missing(): { connector: string; state: string; problem: string; nextAction?: NextAction }[] {
     return this.registry.connectors
       .filter((c) => c.state !== "ready" && !(c.state === "restarting" && c.tools.length > 0))
-      .map((c) => ({ connector: c.id, state: c.state, problem: c.unavailable().message }));
+      .map((c) => {
+        const why = c.unavailable();
+        return { connector: c.id, state: c.state, problem: why.message, ...(why.nextAction && { nextAction: why.nextAction }) };
+      });
   }
 
   /** Ids of the connectors that are not disabled (each gets a program global). */

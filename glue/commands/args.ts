@@ -22,7 +22,13 @@ const COMMANDS = {
   serve: { config: { value: "FILE" } },
   doctor: { config: { value: "FILE" } },
   demo: { out: { value: "DIR" }, serve: {}, port: { value: "N", needs: "serve", check: port } },
+  auth: { config: { value: "FILE" } },
 } satisfies Record<string, Record<string, Flag>>;
+
+/** Words a command takes after its name (`atrium auth login <connector>`): the first is one of `actions`. */
+const WORDS: Partial<Record<keyof typeof COMMANDS, { actions: Record<string, string[]> }>> = {
+  auth: { actions: { login: ["CONNECTOR"], logout: ["CONNECTOR"], status: [] } },
+};
 
 /** Every command's flags with their parseArgs type, so a value is read as a value whatever the command. */
 const TYPES = Object.fromEntries(
@@ -34,14 +40,14 @@ export type Flags = Record<string, string | true | undefined>;
 export type CommandLine =
   | { kind: "help" }
   | { kind: "version" }
-  | { kind: "run"; command: CommandName; flags: Flags }
+  | { kind: "run"; command: CommandName; flags: Flags; words: string[] }
   | { kind: "error"; message: string; help?: boolean };
 
 /** `--help` / `-h` and `--version` / `-v` work anywhere before a `--`, whatever else is there. */
 export function parseCommandLine(argv: readonly string[]): CommandLine {
-  const words = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : argv.length);
-  if (words.includes("--help") || words.includes("-h")) return { kind: "help" };
-  if (words.includes("--version") || words.includes("-v")) return { kind: "version" };
+  const before = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : argv.length);
+  if (before.includes("--help") || before.includes("-h")) return { kind: "help" };
+  if (before.includes("--version") || before.includes("-v")) return { kind: "version" };
 
   const { tokens } = parseArgs({ args: [...argv], options: TYPES, strict: false, allowPositionals: true, tokens: true });
   const positionals = tokens.filter((t) => t.kind === "positional");
@@ -52,8 +58,16 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   const refuse = (why: string): CommandLine => ({ kind: "error", message: `atrium ${command}: ${why} (${command} takes ${describeFlags(command)}; see atrium --help)` });
 
   const flags: Flags = {};
+  const words = positionals.slice(1).map((t) => t.value);
+  const takes = WORDS[command];
+  if (takes) {
+    const usage = Object.entries(takes.actions).map(([a, rest]) => [`atrium ${command} ${a}`, ...rest.map((r) => `<${r.toLowerCase()}>`)].join(" ")).join(" | ");
+    const action = words[0];
+    if (action === undefined || !Object.hasOwn(takes.actions, action)) return { kind: "error", message: `atrium ${command}: ${action === undefined ? "missing action" : `unknown action ${JSON.stringify(action)}`}; use ${usage}` };
+    if (words.length !== takes.actions[action].length + 1) return { kind: "error", message: `atrium ${command} ${action}: takes ${takes.actions[action].length ? takes.actions[action].map((r) => `<${r.toLowerCase()}>`).join(" ") : "no argument"}; use ${usage}` };
+  }
   for (const t of tokens) {
-    if (t.kind === "positional" && t !== positionals[0]) return refuse(`unexpected argument ${JSON.stringify(t.value)}`);
+    if (t.kind === "positional" && t !== positionals[0] && !takes) return refuse(`unexpected argument ${JSON.stringify(t.value)}`);
     if (t.kind !== "option") continue;
     const flag = Object.hasOwn(table, t.name) ? table[t.name] : undefined;
     if (!flag || t.rawName !== `--${t.name}`) return refuse(`unknown flag ${t.rawName}`);
@@ -72,7 +86,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   for (const [key, flag] of Object.entries(table)) {
     if (flags[key] !== undefined && flag.needs && flags[flag.needs] === undefined) return refuse(`--${key} applies only with --${flag.needs}`);
   }
-  return { kind: "run", command, flags };
+  return { kind: "run", command, flags, words };
 }
 
 /** `--config FILE` / `--out DIR, --serve, --port N` for a command's messages. */

@@ -1,7 +1,8 @@
 // `atrium doctor`: starts every connector and writes a report on stdout (it is the command's
 // output: `atrium doctor > report.txt` keeps it): health, each connector's protocol revision
 // (how it was reached, how its list stays fresh), tool counts, how many tools are read-only vs
-// approval-required and why, the reason for each failure, operator lists that name tools a
+// approval-required and why, the reason for each failure (a remote connector that needs a login
+// names `atrium auth login`), operator lists that name tools a
 // server does not have, and a readOnlyTools line to review for unannotated tools.
 // Exit 0 only when every enabled connector is ready and every operator list applies.
 import { createApp } from "../app.js";
@@ -9,6 +10,9 @@ import type { AtriumConfig } from "../config/schema.js";
 import { classReasonText } from "../decisions/messages.js";
 import { readOnlySuggestion, unlistedTools } from "./doctor-advice.js";
 import { DOCTOR_STDERR_TAIL_LINES } from "../decisions/generated/spec.js";
+import { tokenStore } from "../auth/store.js";
+import { oauthOffered } from "../auth/offered.js";
+import { loginWords } from "./auth.js";
 
 type App = ReturnType<typeof createApp>;
 type Connector = App["registry"]["connectors"][number];
@@ -25,10 +29,12 @@ export async function doctor(config: AtriumConfig, source: string, version: stri
     const { lines, problems } = c.state === "ready" ? readyReport(app, c) : { lines: [], problems: 0 };
     const warn = problems > 0;
     out.push(`${c.state === "ready" ? (warn ? "warn" : "ok  ") : c.state === "disabled" ? "off " : "FAIL"} ${c.id} (${c.config.kind}: ${where})`, ...lines);
+    if (c.state === "ready" && oauthOffered(c.config) && tokenStore().get(c.id, c.config.url)?.tokens) out.push(`     login: ${loginWords(c.config)} (tokens are kept in ${tokenStore().where().words})`);
     if (warn) warned++;
     if (c.state !== "ready" && c.state !== "disabled") {
       failed++;
       out.push(`     ${c.problem ?? c.state}`);
+      if (c.state === "needs_auth") out.push(`     needs login: run \`atrium auth login ${c.id}\` (tokens are kept in ${tokenStore().where().words})`);
       if (c.state === "retrying") out.push(`     atrium serve keeps trying in the background: ${config.lifecycle.startRetries - c.attempts + 1} more attempt(s), the next ${Math.max(0, (c.nextAttemptAt ?? Date.now()) - Date.now())} ms after this one failed, each wait doubling up to ${config.lifecycle.restartMaxMs} ms`);
       const tail = c.stderr.tail(DOCTOR_STDERR_TAIL_LINES);
       if (tail) out.push("     stderr:", ...tail.split("\n").map((l) => `       ${l}`));

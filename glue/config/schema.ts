@@ -33,10 +33,24 @@ interface StdioConnectorConfig extends ConnectorCommon {
   env: Record<string, string>;
   cwd: string | null;
 }
-interface HttpConnectorConfig extends ConnectorCommon {
+/** A remote connector's login settings (`oauth`); every key optional (glue/auth/). */
+export interface OAuthSettings {
+  /** A client registered with the authorization server beforehand (else a metadata document or dynamic registration). */
+  clientId: string | null;
+  clientSecret: string | null;
+  /** A Client ID Metadata Document URL (https) the AS may fetch instead of a registration. */
+  clientMetadataUrl: string | null;
+  /** The scope to ask for (else the server's scopes_supported). */
+  scope: string | null;
+  /** A fixed loopback redirect URI (a pre-registered client may need one); else an ephemeral port. */
+  redirectUri: string | null;
+}
+export interface HttpConnectorConfig extends ConnectorCommon {
   kind: "http";
   url: string;
   headers: Record<string, string>;
+  /** Login settings; null: defaults (a login is offered when the server asks for one and no Authorization header is set). */
+  oauth: OAuthSettings | null;
 }
 export type ConnectorConfig = StdioConnectorConfig | HttpConnectorConfig;
 
@@ -99,7 +113,8 @@ export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors"] as cons
 export const CONNECTOR_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${CONNECTOR_ID_CHARS_MAX - 1}}$`);
 
 export const STDIO_KEYS = ["command", "args", "env", "cwd"] as const;
-export const HTTP_KEYS = ["url", "headers"] as const;
+export const HTTP_KEYS = ["url", "headers", "oauth"] as const;
+export const OAUTH_KEYS = ["clientId", "clientSecret", "clientMetadataUrl", "scope", "redirectUri"] as const;
 const SETTING_KEYS = ["readOnlyTools", "approvalTools", "keepOutsidePrograms", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled", "appWrites", "protocol"] as const;
 
 /** A connector's "protocol": probe and fall back (auto), or one revision only (2025-11-25 is the initialize handshake). */

@@ -6,10 +6,11 @@ import type { Core } from "../decisions/core.js";
 import { Budget, CONFIG_KEY_SUGGEST_EDITS, CONNECTOR_ID_CHARS_MAX, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 import {
   ATRIUM_KEYS, CONNECTOR_ID, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, PROTOCOL_SETTINGS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
-  STDIO_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
-  type AtriumConfig, type ConfigError, type ConnectorConfig, type LifecycleConfig, type ProtocolSetting, type ResultsConfig, type SandboxConfig, type ValidationResult, type ViewsConfig,
+  OAUTH_KEYS, STDIO_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
+  type AtriumConfig, type ConfigError, type ConnectorConfig, type LifecycleConfig, type OAuthSettings, type ProtocolSetting, type ResultsConfig, type SandboxConfig, type ValidationResult, type ViewsConfig,
 } from "./schema.js";
 import { isJsonObject } from "../support/json-object.js";
+import { notLoopback } from "../auth/loopback.js";
 import { editDistance } from "../support/text/edit-distance.js";
 
 type Obj = Record<string, unknown>;
@@ -99,6 +100,7 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
   const cwd = text(ctx, `${path}.cwd`, own(entry, "cwd"));
   const url = httpUrl(ctx, `${path}.url`, own(entry, "url"));
   const headers = map(ctx, `${path}.headers`, own(entry, "headers"), headerName, (p, v) => headerValue(ctx, p, v));
+  const oauth = oauthOf(ctx, `${path}.oauth`, own(entry, "oauth"));
   const readOnly = toolList(ctx, `${path}.readOnlyTools`, own(entry, "readOnlyTools"));
   const approval = toolList(ctx, `${path}.approvalTools`, own(entry, "approvalTools"));
   for (const [name, i] of approval) {
@@ -119,8 +121,23 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
     protocol: protocol(ctx, `${path}.protocol`, own(entry, "protocol")),
   };
   return kind === "http"
-    ? { ...settings, kind, url: url ?? "", headers }
+    ? { ...settings, kind, url: url ?? "", headers, oauth }
     : { ...settings, kind: "stdio", command: command ?? "", args, env, cwd: cwd ?? null };
+}
+
+/** A remote connector's `oauth` block: strings only; a redirect URI must be loopback (a code goes only to this machine). */
+function oauthOf(ctx: Ctx, path: string, value: unknown): OAuthSettings | null {
+  if (value === undefined) return null;
+  const o = section(ctx, path, value, OAUTH_KEYS);
+  const read = (k: (typeof OAUTH_KEYS)[number]) => text(ctx, `${path}.${k}`, own(o, k)) ?? null;
+  const settings: OAuthSettings = { clientId: read("clientId"), clientSecret: read("clientSecret"), clientMetadataUrl: read("clientMetadataUrl"), scope: read("scope"), redirectUri: read("redirectUri") };
+  if (settings.redirectUri !== null) {
+    const bad = notLoopback(settings.redirectUri);
+    if (bad) fail(ctx, `${path}.redirectUri`, bad);
+  }
+  if (settings.clientSecret !== null && settings.clientId === null) fail(ctx, `${path}.clientSecret`, `applies only with "clientId"`);
+  if (settings.clientMetadataUrl !== null && !/^https:\/\/[^/]+\/./.test(settings.clientMetadataUrl)) fail(ctx, `${path}.clientMetadataUrl`, `must be an https:// URL with a path (a Client ID Metadata Document)`);
+  return settings;
 }
 
 function typeField(ctx: Ctx, path: string, type: unknown, kind: ConnectorConfig["kind"] | undefined): void {

@@ -3,7 +3,9 @@
 // tools/list_changed (its tools are not read-only until the new list is in), restart with
 // backoff after a crash, and turn every failure of a call into a typed error. It reaches either
 // protocol revision (revision.ts); on 2026-07-28 list changes arrive over subscriptions/listen,
-// and a listing whose ttlMs runs out is read again, fail-closed like a list change.
+// and a listing whose ttlMs runs out is read again, fail-closed like a list change. A remote
+// connector whose server asks for a login it has no token for settles in "needs_auth" (no retry
+// storm) until a person logs in (glue/auth/); then `authorized()` starts it again.
 import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { AtriumError, clampEcho } from "../support/errors.js";
@@ -17,13 +19,16 @@ import { Freshness } from "./freshness.js";
 import { CONNECTOR_BACKOFF_FACTOR, CONNECTOR_LIST_PAGES_MAX, STDERR_TAIL_LINES } from "../decisions/generated/spec.js";
 import { MS_PER_SECOND } from "../support/format.js";
 import { DROPPED_ANSWER_CODE, HTTP_STATUS } from "../support/wire.js";
+import { needsLogin, refusedWithoutLogin } from "../auth/needs-login.js";
+import { oauthOffered } from "../auth/offered.js";
 
 /**
  * starting: an attempt to start is in progress (first or a retry); retrying: a start failed
  * and another attempt is scheduled; restarting: it crashed after being ready and is coming
- * back; failed: no attempt is left (the operator must act); refused: not started at all.
+ * back; failed: no attempt is left (the operator must act); refused: not started at all;
+ * needs_auth: the remote server asks for a login atrium has no valid token for (a person must log in).
  */
-export type ConnectorState = "starting" | "ready" | "retrying" | "restarting" | "failed" | "refused" | "disabled" | "stopped";
+export type ConnectorState = "starting" | "ready" | "retrying" | "restarting" | "failed" | "refused" | "disabled" | "stopped" | "needs_auth";
 
 export interface ConnectorLimits { startRetries: number; backoffFirstMs: number; restartMaxMs: number; stderrBytes: number; depth: number }
 
@@ -151,6 +156,7 @@ export class Connector {
 
   /** The unavailable error for this connector's current state, with when it tries again and the stderr tail. */
   unavailable(): AtriumError {
+    if (this.state === "needs_auth") return this.loginRequired();
     const tail = this.stderr.tail(STDERR_TAIL_LINES);
     const why =
       this.state === "disabled" ? "is disabled in the config"
@@ -165,6 +171,36 @@ export class Connector {
     });
   }
 
+  /** A person logged in (authorize_connector, `atrium auth login`): start again now, with a fresh count of attempts. */
+  async authorized(): Promise<void> {
+    if (this.state === "disabled" || this.state === "refused" || this.state === "stopped") return;
+    if (this.state === "starting" && this.attempt) await this.attempt;
+    clearTimeout(this.timer);
+    this.attempts = 0;
+    this.restarts = 0;
+    await this.tryStart();
+  }
+
+  /** The error for a connector that needs a login: not retryable; the next action is authorize_connector. */
+  private loginRequired(): AtriumError {
+    return new AtriumError("auth_required", `connector ${this.id} needs a person to log in before its tools can be used (${this.problem ?? "the server asks for a login"}); call authorize_connector and show the person the URL it gives, or run \`atrium auth login ${this.id}\` in a terminal`, {
+      details: { connector: this.id, state: this.state },
+      nextAction: { tool: "authorize_connector", arguments: { connector: this.id }, purpose: "start the login a person must complete" },
+      recovering: false,
+    });
+  }
+
+  /** A ready connector whose login ended: its tools leave the catalog until a person logs in again. */
+  private async settleNeedsAuth(): Promise<void> {
+    clearTimeout(this.timer);
+    this.nextAttemptAt = undefined;
+    this.tools = [];
+    this.duplicates = new Set();
+    this.refreshing = false;
+    this.setState("needs_auth");
+    await this.dropClient();
+  }
+
   /** One start attempt; on failure schedules the next one while retries are left. */
   private tryStart(): Promise<void> {
     this.attempts++;
@@ -175,9 +211,11 @@ export class Connector {
         await this.connect();
         this.setState("ready");
       } catch (e) {
-        this.problem = `failed to start: ${clampEcho(explainStartFailure(this.config, e, this.handle?.exit()))}`;
+        const login = oauthOffered(this.config) ? needsLogin(e) : undefined;
+        this.problem = login ? login.message : `failed to start: ${clampEcho(explainStartFailure(this.config, e, this.handle?.exit()))}`;
         await this.dropClient();
         if (this.state !== "starting") return; // stopped meanwhile
+        if (login) return this.setState("needs_auth");
         if (this.attempts <= this.limits.startRetries) this.schedule("retrying", () => this.tryStart());
         else this.setState("failed");
       }
@@ -315,8 +353,10 @@ export class Connector {
       await this.connect();
       this.setState("ready");
     } catch (e) {
-      this.problem = `crashed and could not restart: ${clampEcho(explainStartFailure(this.config, e, this.handle?.exit()))}`;
+      const login = oauthOffered(this.config) ? needsLogin(e) : undefined;
+      this.problem = login ? login.message : `crashed and could not restart: ${clampEcho(explainStartFailure(this.config, e, this.handle?.exit()))}`;
       await this.dropClient();
+      if (login && this.state === "restarting") return this.settleNeedsAuth();
       if (this.state === "restarting") this.schedule("restarting", () => this.restart(), this.restarts++);
     }
   }
@@ -346,6 +386,14 @@ export class Connector {
   private callError(name: string, e: unknown, opts: { timeoutMs: number; signal?: AbortSignal }): AtriumError {
     const details = { connector: this.id, tool: name };
     if (opts.signal?.aborted) return new AtriumError("cancelled", `the call to ${this.id}.${name} was cancelled`, { details });
+    // A login that expired for good (the refresh failed): the connector waits for a person.
+    const login = oauthOffered(this.config) ? needsLogin(e) : undefined;
+    if (login) {
+      this.problem = login.message;
+      void this.settleNeedsAuth();
+      return this.loginRequired();
+    }
+    if (refusedWithoutLogin(e)) return new AtriumError("auth_required", `${this.id} refused the request (HTTP 401) and offers no login; the operator must give it credentials in "headers"`, { details });
     // A remote server's HTTP status (SdkHttpError carries it as `status`).
     if (e instanceof SdkHttpError) {
       if (e.status === HTTP_STATUS.tooManyRequests) return new AtriumError("rate_limited", `${this.id} is rate limiting calls (HTTP 429); wait and retry`, { details });

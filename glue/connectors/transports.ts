@@ -1,6 +1,7 @@
 // Builds the client transport for one connector entry: a stdio child read as bounded lines
 // (stderr kept in the ring, exit status remembered for start-failure messages, the nesting
-// marker in its environment) or a remote Streamable HTTP server (with its headers).
+// marker in its environment) or a remote Streamable HTTP server (with its headers, or with
+// atrium's OAuth provider when it has no Authorization header: glue/auth/).
 import { StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { core } from "../decisions/core.js";
@@ -10,6 +11,10 @@ import type { ExitFacts } from "./start-failure.js";
 import { NESTING_ENV } from "./nesting.js";
 import { BoundedStdioClient } from "./stdio-client.js";
 import { probeWatchingFetch } from "./revision.js";
+import { boundedAuthFetch } from "../auth/bounded-fetch.js";
+import { ConnectorOAuth } from "../auth/provider.js";
+import { tokenStore } from "../auth/store.js";
+import { oauthOffered } from "../auth/offered.js";
 
 export interface ConnectorTransport {
   transport: Transport;
@@ -22,7 +27,11 @@ export interface ConnectorTransport {
 export function createTransport(config: ConnectorConfig, stderr: StderrRing, depth: number): ConnectorTransport {
   if (config.kind === "http") {
     let answer: string | undefined;
-    const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: probeWatchingFetch((a) => { answer = a; }) });
+    // A login is offered when the config sets no Authorization header of its own; then every
+    // answer but the MCP endpoint's is read under the auth caps before the SDK parses it.
+    const fetchFn = boundedAuthFetch(config.url, probeWatchingFetch((a) => { answer = a; }));
+    const authProvider = oauthOffered(config) ? new ConnectorOAuth(config, tokenStore(), fetchFn).forTransport() : undefined;
+    const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: fetchFn, ...(authProvider && { authProvider }) });
     return { transport, pid: () => null, exit: () => undefined, probeAnswer: () => answer };
   }
   const c = core();

@@ -6,5 +6,6 @@ export const INSTRUCTIONS = [
   "Inside it, atrium.ui(html) shows the person a view; it is a program function, not a tool or a search result, and the program must also return the summary the view shows (you read the return value, not the view).",
   "call_tool runs one read-only tool; call_destructive_tool runs a tool that may write, only after the person approves.",
   "Large results are cut and paged with get_result.",
+  "On auth_required, call authorize_connector and show the person the login URL it gives.",
   "Read skills { name: \"usage\" } once per task for the details.",
 ].join(" ");

@@ -18,6 +18,9 @@ export const HTTP_STATUS = {
   forbidden: 403,
   notFound: 404,
   tooManyRequests: 429,
+  /** Statuses whose answers carry no body. */
+  noContent: 204,
+  notModified: 304,
   /** The first server error; 5xx. */
   serverError: 500,
 } as const;

@@ -131,3 +131,25 @@ export async function loginInBrowser(browser: Browser, authorizationUrl: URL, re
     await context.close();
   }
 }
+
+/**
+ * Opens an authorization URL that atrium gave (authorize_connector, `atrium auth login`), signs in
+ * and consents, and waits until the browser lands on the redirect URI the URL names (atrium's own
+ * loopback receiver); answers the text of that landing page.
+ */
+export async function loginThroughAtrium(browser: Browser, authorizationUrl: string, login = "alice"): Promise<string> {
+  const redirect = new URL(authorizationUrl).searchParams.get("redirect_uri") ?? "";
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(authorizationUrl);
+    await page.fill('input[name="login"]', login);
+    await page.fill('input[name="password"]', "any password");
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('input[name="prompt"][value="consent"]', { state: "attached" });
+    await Promise.all([page.waitForURL((u) => u.href.startsWith(redirect)), page.click('button[type="submit"]')]);
+    return (await page.textContent("body")) ?? "";
+  } finally {
+    await context.close();
+  }
+}

@@ -625,6 +625,22 @@ export const APPROVAL_SOURCE_SHOWN_CHARS = 2000;
 export const APPROVAL_STATE_CHARS_MAX = 200;
 /** 32 bytes: The per-process random HMAC key that integrity-protects a parked run's requestState */
 export const APPROVAL_STATE_KEY_BYTES = 32;
+/** 65536 bytes: One metadata document (protected resource, authorization server) or registration answer, read under this cap before it is parsed; real ones are a few KiB, so a larger one is refused rather than parsed */
+export const OAUTH_DOCUMENT_BYTES_MAX = 65536;
+/** 65536 bytes: One token (or refresh, or revocation) answer, read under this cap before it is parsed; a token set with a JWT access token is a few KiB */
+export const OAUTH_TOKEN_RESPONSE_BYTES_MAX = 65536;
+/** 300000 ms: How long authorize_connector and atrium auth login keep the loopback receiver open for the person to log in (5 min: time to read a login page, fetch a second factor, consent); then the receiver closes and a new call starts over */
+export const OAUTH_LOGIN_WAIT_MS = 300000;
+/** 60000 ms: How long one authorize_connector call waits for a pending login before answering login_pending again (a tool call that blocks for minutes looks hung to a host; the model calls again) */
+export const OAUTH_TOOL_WAIT_MS = 60000;
+/** 60000 ms: An access token that expires within this is refreshed before the request rather than sent and refused (covers clock skew and a slow request) */
+export const OAUTH_REFRESH_LEAD_MS = 60000;
+/** 1048576 bytes: The token file atrium reads (every connector's tokens and registrations); a file past it is refused, not parsed */
+export const OAUTH_STORE_BYTES_MAX = 1048576;
+/** 32 bytes: Random bytes of one login's state (and nothing guessable): 256 bits, as unguessable as the PKCE verifier */
+export const OAUTH_STATE_BYTES = 32;
+/** 4096 characters: The query of one redirect the loopback receiver accepts (code, state, iss); a longer one is refused unread */
+export const OAUTH_CALLBACK_PARAM_CHARS_MAX = 4096;
 /** 60000 ms: Each call of the scripted atrium demo session */
 export const DEMO_CALL_TIMEOUT_MS = 60000;
 /** 400 searches: Times atrium demo searches again while the demo connector is still starting */

@@ -9,6 +9,15 @@ import type { AtriumConfig } from "../../config/schema.js";
 import type { SandboxPool } from "../../sandbox/pool.js";
 import type { HostDecision } from "../../decisions/core.js";
 import type { QuestionChannel } from "../../calls/approvals.js";
+import type { Authorizer } from "../../auth/authorizer.js";
+
+/** Elicitation toward the host of this request: whether it takes URL mode, and the request that asks. */
+interface ElicitPort {
+  urlMode: boolean;
+  ask(params: { mode: "url"; url: string; message: string; elicitationId: string }, signal: AbortSignal): Promise<{ action: "accept" | "decline" | "cancel" }>;
+  /** Tells the host that the URL-mode elicitation `elicitationId` is complete. */
+  complete(elicitationId: string): Promise<void>;
+}
 
 export interface ToolContext {
   core: Core;
@@ -25,6 +34,10 @@ export interface ToolContext {
   approvals: QuestionChannel;
   /** A 2026-07-28 retry's echo: the requestState and inputResponses it carries (both unread, from the client). */
   retry: { state: unknown; responses?: Record<string, unknown> };
+  /** Logins of remote connectors (authorize_connector). */
+  authorizer: Authorizer;
+  /** Elicitation toward this request's host; undefined where the revision has none to send. */
+  elicit?: ElicitPort;
   /** Set when the request carries a progress token. */
   progress?: (completed: number) => void;
 }

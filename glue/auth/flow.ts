@@ -1,0 +1,74 @@
+// One login for one remote connector, with the SDK's auth(): discovery from the server's 401
+// challenge (RFC 9728 protected resource metadata, then the authorization server's metadata,
+// whose issuer the SDK checks), client registration (provider.ts), the authorization code
+// request with PKCE S256 and the RFC 8707 resource; then the code from the loopback receiver
+// (receiver.ts checks state) exchanged for tokens, which the provider stores. A stored refresh
+// token is tried first: a login is started only when the refresh fails.
+import { auth, extractWWWAuthenticateParams, type FetchLike } from "@modelcontextprotocol/client";
+import type { HttpConnectorConfig } from "../config/schema.js";
+import type { TokenStore } from "./store.js";
+import { ConnectorOAuth } from "./provider.js";
+import { startReceiver, type Receiver } from "./receiver.js";
+import { boundedAuthFetch } from "./bounded-fetch.js";
+import { notLoopback } from "./loopback.js";
+import { HTTP_STATUS } from "../support/wire.js";
+import { clampEcho } from "../support/errors.js";
+
+export type LoginStart =
+  | { kind: "authorized" }
+  | { kind: "pending"; authorizationUrl: string; done: Promise<void>; cancel(): void };
+
+/** The resource metadata URL a 401 from the MCP endpoint names (WWW-Authenticate), if it names one. */
+async function challenge(url: string, fetchFn: FetchLike): Promise<URL | undefined> {
+  try {
+    const res = await fetchFn(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "ping" }),
+    });
+    await res.body?.cancel().catch(() => {});
+    return res.status === HTTP_STATUS.unauthorized ? extractWWWAuthenticateParams(res).resourceMetadataUrl : undefined;
+  } catch {
+    return undefined; // discovery then tries the well-known locations
+  }
+}
+
+/** Why a login failed, in words that never carry a token (the SDK's messages name endpoints and OAuth error codes). */
+function failure(e: unknown): Error {
+  const text = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, " ").trim();
+  return new Error(`the login failed: ${clampEcho(text)}`);
+}
+
+/**
+ * Starts a login: a refresh when a refresh token is stored, else the authorization URL the person
+ * must open, with `done` settling when the redirect came back and the tokens are stored.
+ */
+export async function startLogin(config: HttpConnectorConfig, store: TokenStore, opts: { fetchFn?: FetchLike; waitMs?: number } = {}): Promise<LoginStart> {
+  const fetchFn = boundedAuthFetch(config.url, opts.fetchFn);
+  const provider = new ConnectorOAuth(config, store, fetchFn);
+  const fixed = config.oauth?.redirectUri ? new URL(config.oauth.redirectUri) : undefined;
+  if (config.oauth?.redirectUri && notLoopback(config.oauth.redirectUri)) throw new Error(`the login failed: ${notLoopback(config.oauth.redirectUri)}`);
+  const state = ConnectorOAuth.newState();
+  const receiver: Receiver = await startReceiver(state, { port: fixed ? Number(fixed.port) : 0, path: fixed?.pathname, waitMs: opts.waitMs });
+  provider.bindLogin(receiver.redirectUrl, state);
+  const scope = config.oauth?.scope ?? undefined;
+  try {
+    const resourceMetadataUrl = await challenge(config.url, fetchFn);
+    const first = await auth(provider, { serverUrl: config.url, resourceMetadataUrl, fetchFn, scope });
+    if (first === "AUTHORIZED") {
+      receiver.close();
+      return { kind: "authorized" };
+    }
+    const url = provider.authorizationUrl;
+    if (!url) throw new Error("the SDK asked for a login without an authorization URL");
+    const done = receiver.result.then(async (cb) => {
+      const r = await auth(provider, { serverUrl: config.url, resourceMetadataUrl, fetchFn, scope, authorizationCode: cb.code, iss: cb.iss });
+      if (r !== "AUTHORIZED") throw new Error("the code exchange did not end in tokens");
+    }).catch((e: unknown) => { throw failure(e); }).finally(() => receiver.close());
+    done.catch(() => {}); // observed by whoever waits; never unhandled
+    return { kind: "pending", authorizationUrl: url.href, done, cancel: () => receiver.close() };
+  } catch (e) {
+    receiver.close();
+    throw failure(e);
+  }
+}
