@@ -2,12 +2,15 @@
 // postings so a query touches only the documents that share a term with it.
 import type { CatalogEntry, Safety } from "./entry.js";
 import { stem, words } from "./tokenize.js";
+import { expansions } from "./lexicon.js";
 import { isJsonObject } from "../support/json-object.js";
 import { SEARCH_TUNING as T } from "./search-tuning.js";
 import { SEARCH_DESCRIPTION_INDEX_CHARS, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX, SEARCH_PARAM_DEPTH_MAX, SEARCH_PARAM_NAMES_MAX, SEARCH_QUERY_WORDS_MAX } from "../decisions/generated/spec.js";
 
 export interface SearchQuery {
   query: string;
+  /** More phrasings of the same need: each is ranked, then the rankings are fused (RRF). */
+  queries?: readonly string[];
   connector?: string;
   safety?: Safety | "any";
   offset?: number;
@@ -16,8 +19,18 @@ export interface SearchQuery {
 
 interface SearchRow {
   entry: CatalogEntry;
+  /** 0–1: how much of the query the tool matched (1: its exact name); 0 when listing. */
   score: number;
+  /** Below the confidence floor (search-tuning.ts weakFloor): probably not what was asked for. */
+  weak: boolean;
 }
+
+/**
+ * Scores from another source, such as the semantic layer: tool address → similarity in 0–1.
+ * fuse() blends them into the lexical score with search-tuning.ts `extraWeight`; a tool that only
+ * this source found becomes a candidate too.
+ */
+export type ExtraScores = ReadonlyMap<string, number>;
 
 export interface SearchResult {
   total: number;
@@ -54,7 +67,7 @@ const K1 = T.k1;
 // A word also indexes its exact surface form ("=incidents") when that differs from its stem,
 // so "incidents" prefers list_incidents over get_incident while still matching both.
 const SURFACE = "=";
-// Sort key = milli-score × RANK_SPAN + reversed address rank: one numeric sort, exact in a double.
+// The most tools one index holds.
 const RANK_SPAN = T.rankSpan;
 
 /** Parameter names of an untrusted schema, bounded in depth and count. */
@@ -239,70 +252,80 @@ function page(q: SearchQuery): { offset: number; limit: number } {
 /** Strip wrapping quotes or backticks so `"list_incidents"` still counts as an exact name. */
 const exactKey = (query: string): string => query.trim().replace(/^["'`]+|["'`]+$/g, "").toLowerCase();
 
-export function searchIndex(index: SearchIndex, q: SearchQuery): SearchResult {
-  const { offset, limit } = page(q);
-  const safety = q.safety ?? "any";
+/** One phrasing's ranking: every matching doc, best first, with its 0–1 score and order value. */
+interface Ranked { docs: number[]; score: Map<number, number>; value: Map<number, number> }
+
+/**
+ * The fusion seam: a doc's lexical value (its score relative to what the query could reach, not
+ * clipped) blended with an extra score in 0–1, weighted by `extraWeight`. With no extra score for
+ * the doc the extra part counts 0, so a source that scores nothing leaves the order as it was.
+ */
+export function fuse(lexical: number, extra: number | undefined): number {
+  return (1 - T.extraWeight) * lexical + T.extraWeight * (extra ?? 0);
+}
+
+/** Rank one phrasing. `passes` filters by connector and safety. */
+function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => boolean, extra: ExtraScores | undefined): Ranked {
   const entries = index.entries;
-  const passes = (d: number): boolean => {
-    const e = entries[d]!;
-    return (q.connector === undefined || e.connectorId === q.connector) && (safety === "any" || e.safety === safety);
-  };
-
-  const query = typeof q.query === "string" ? q.query : "";
-  if (query.trim() === "") {
-    const hits: number[] = [];
-    for (const d of index.browseOrder) if (passes(d)) hits.push(d);
-    return { total: hits.length, rows: hits.slice(offset, offset + limit).map((d) => ({ entry: entries[d]!, score: 0 })) };
-  }
-
   // Sorted unique terms: the float sum is then independent of query word order.
   const qWords = words(query).slice(0, SEARCH_QUERY_WORDS_MAX);
-  const qTerms = [...new Set(qWords.map(stem))].sort(codeUnitCompare);
+  const qStems = qWords.map(stem);
+  const qTerms = [...new Set(qStems)].sort(codeUnitCompare);
   const qSurface = [...new Set(qWords.filter((w) => stem(w) !== w).map((w) => SURFACE + w))].sort(codeUnitCompare);
+  // A word the catalog never uses leans on its lexicon expansions more.
+  const known = (from: number, to: number): boolean => qStems.slice(from, to).some((t) => index.terms.has(t));
+  const expanded = expansions(qStems)
+    .map((x) => ({ term: x.term, factor: known(x.from, x.to) ? T.expansionWeight : T.expansionWeightUnknown }))
+    .sort((a, b) => codeUnitCompare(a.term, b.term));
 
   const { score, nameHits, seen, touched } = index.scratch;
   let touchedCount = 0;
-  let queryMax = 0; // the most any lexical match could score
-  const accumulate = (t: string, factor: number): void => {
+  const touch = (d: number): void => {
+    if (seen[d] === 0) {
+      seen[d] = 1;
+      touched[touchedCount++] = d;
+    }
+  };
+  // What a tool matching every word of the query, once each in its name, would score: the
+  // denominator of the 0–1 score. A word no tool uses counts as the rarest term there could be.
+  const n = entries.length;
+  const unseenIdf = Math.log(1 + (n + T.idfSmoothing) / T.idfSmoothing);
+  let reachable = 0;
+  for (const t of qTerms) reachable += (index.terms.get(t)?.idf ?? unseenIdf) * T.fullMatch;
+  const accumulate = (t: string, factor: number, own: boolean): void => {
     const term = index.terms.get(t);
     if (!term) return;
     const idf = factor * term.idf;
-    queryMax += idf * (K1 + 1);
     for (let i = term.start; i < term.end; i++) {
       const d = index.postDoc[i]!;
-      if (seen[d] === 0) {
-        seen[d] = 1;
-        touched[touchedCount++] = d;
-      }
+      touch(d);
       score[d] += idf * index.postWeight[i]!;
-      if (factor === 1) nameHits[d] += index.postInName[i]!;
+      if (own) nameHits[d] += index.postInName[i]!;
     }
   };
 
-  let keys: Float64Array;
-  let total = 0;
+  const ranked: Ranked = { docs: [], score: new Map(), value: new Map() };
+  const key = exactKey(query);
+  const exact = new Set([...(index.byName.get(key) ?? []), ...(index.byAddress.get(key) ?? [])]);
   try {
-    for (const t of qTerms) accumulate(t, 1);
-    for (const t of qSurface) accumulate(t, T.surfaceFactor);
-    const key = exactKey(query);
-    const exact = new Set([...(index.byName.get(key) ?? []), ...(index.byAddress.get(key) ?? [])]);
-    for (const d of exact) {
-      if (seen[d] === 0) {
-        seen[d] = 1;
-        touched[touchedCount++] = d;
-      }
+    for (const t of qTerms) accumulate(t, 1, true);
+    for (const t of qSurface) accumulate(t, T.surfaceFactor, false);
+    for (const x of expanded) accumulate(x.term, x.factor, false);
+    for (const d of exact) touch(d);
+    if (extra) {
+      for (const address of extra.keys()) for (const d of index.byAddress.get(address.toLowerCase()) ?? []) touch(d);
     }
-    // Exact name beats anything lexical: no other doc can reach exactBoost × queryMax.
-    const exactBoost = T.exactBoost * queryMax + 1;
-    const nameAllBoost = T.nameAllBoost * queryMax;
-    keys = new Float64Array(touchedCount);
     for (let i = 0; i < touchedCount; i++) {
       const d = touched[i]!;
       if (!passes(d)) continue;
       let s = score[d]!;
-      if (qTerms.length > 0 && nameHits[d] === qTerms.length) s += nameAllBoost;
-      if (exact.has(d)) s += exactBoost;
-      keys[total++] = Math.round(s * T.scoreScale) * RANK_SPAN + (RANK_SPAN - 1 - index.addressRank[d]!);
+      if (qTerms.length > 0 && nameHits[d] === qTerms.length) s += T.nameAllBoost * reachable;
+      const lexical = reachable > 0 ? s / reachable : 0;
+      const value = extra ? fuse(lexical, extra.get(text(entries[d]!.address))) : lexical;
+      // An exact name or address outranks anything lexical and scores 1.
+      ranked.value.set(d, exact.has(d) ? T.exactTier + value : value);
+      ranked.score.set(d, exact.has(d) ? 1 : Math.min(1, value));
+      ranked.docs.push(d);
     }
   } finally {
     for (let i = 0; i < touchedCount; i++) {
@@ -312,15 +335,56 @@ export function searchIndex(index: SearchIndex, q: SearchQuery): SearchResult {
       seen[d] = 0;
     }
   }
+  ranked.docs.sort(byValue(index, ranked.value));
+  return ranked;
+}
 
-  // Ascending numeric sort; read from the end: best milli-score first, then address ascending.
-  const sorted = keys.subarray(0, total).sort();
-  const rows: SearchRow[] = [];
-  for (let i = total - 1 - offset; i >= 0 && rows.length < limit; i--) {
-    const k = sorted[i]!;
-    const milli = Math.floor(k / RANK_SPAN);
-    const rank = RANK_SPAN - 1 - (k - milli * RANK_SPAN);
-    rows.push({ entry: entries[index.rankDoc[rank]!]!, score: milli / T.scoreScale });
+/** Best value first; a tie goes to the address that sorts first (scores compared in thousandths). */
+const byValue = (index: SearchIndex, value: ReadonlyMap<number, number>) => (a: number, b: number): number =>
+  Math.round((value.get(b) ?? 0) * T.scoreScale) - Math.round((value.get(a) ?? 0) * T.scoreScale) || index.addressRank[a]! - index.addressRank[b]!;
+
+/**
+ * Reciprocal rank fusion: a doc's fused value is the sum over phrasings of 1 / (k + its rank),
+ * so a tool that any phrasing puts near the top rises, and one that several agree on rises most.
+ * Its score is the best it reached in any phrasing.
+ */
+function fuseRankings(index: SearchIndex, rankings: readonly Ranked[]): Ranked {
+  const out: Ranked = { docs: [], score: new Map(), value: new Map() };
+  for (const r of rankings) {
+    r.docs.forEach((d, rank) => {
+      if (!out.value.has(d)) out.docs.push(d);
+      out.value.set(d, (out.value.get(d) ?? 0) + 1 / (T.rrfK + rank + 1));
+      out.score.set(d, Math.max(out.score.get(d) ?? 0, r.score.get(d)!));
+    });
   }
-  return { total, rows };
+  // Fused values are small (at most phrasings / (k + 1)): compare them scaled to the same thousandths.
+  const scaled = new Map([...out.value].map(([d, v]) => [d, v * T.rrfK]));
+  out.docs.sort((a, b) => byValue(index, scaled)(a, b) || Math.round((out.score.get(b)! - out.score.get(a)!) * T.scoreScale));
+  return out;
+}
+
+export function searchIndex(index: SearchIndex, q: SearchQuery, extra?: ExtraScores): SearchResult {
+  const { offset, limit } = page(q);
+  const safety = q.safety ?? "any";
+  const entries = index.entries;
+  const passes = (d: number): boolean => {
+    const e = entries[d]!;
+    return (q.connector === undefined || e.connectorId === q.connector) && (safety === "any" || e.safety === safety);
+  };
+
+  const phrasings = [q.query, ...(Array.isArray(q.queries) ? q.queries : [])].filter((p): p is string => typeof p === "string" && p.trim() !== "");
+  if (phrasings.length === 0) {
+    const hits: number[] = [];
+    for (const d of index.browseOrder) if (passes(d)) hits.push(d);
+    return { total: hits.length, rows: hits.slice(offset, offset + limit).map((d) => ({ entry: entries[d]!, score: 0, weak: false })) };
+  }
+  const rankings = phrasings.map((p) => rankPhrasing(index, p, passes, extra));
+  const ranked = rankings.length === 1 ? rankings[0]! : fuseRankings(index, rankings);
+  return {
+    total: ranked.docs.length,
+    rows: ranked.docs.slice(offset, offset + limit).map((d) => {
+      const s = ranked.score.get(d)!;
+      return { entry: entries[d]!, score: Math.round(s * T.scoreScale) / T.scoreScale, weak: s < T.weakFloor };
+    }),
+  };
 }

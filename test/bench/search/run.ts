@@ -15,8 +15,10 @@ const ROUNDS_REAL = 20; // timed passes over every query at the real size
 const ROUNDS_LARGE = 5; // and at 10,000 tools
 const BUILDS = 5; // index builds timed at 10,000 tools (after one that warms up)
 const json = process.argv.includes("--json");
+// `--misses=tune` lists the tune half's misses instead (what ranking work may look at).
+const missSplit = process.argv.includes("--misses=tune") ? "tune" : "heldout";
 
-interface Outcome { q: BenchQuery; addresses: string[]; total: number; rank: number } // rank -1: not in the first page
+interface Outcome { q: BenchQuery; addresses: string[]; total: number; rank: number; weak: boolean[] } // rank -1: not in the first page
 
 function ask(catalog: Catalog, query: string) {
   return findTools(catalog, { query, safety: "any", limit: SEARCH_PAGE_DEFAULT });
@@ -26,13 +28,13 @@ function judge(catalog: Catalog, queries: BenchQuery[]): Outcome[] {
   return queries.map((q) => {
     const found = ask(catalog, q.query);
     const addresses = found.results.map((r) => r.address);
-    return { q, addresses, total: found.total, rank: addresses.findIndex((a) => q.expect.includes(a)) };
+    return { q, addresses, total: found.total, rank: addresses.findIndex((a) => q.expect.includes(a)), weak: found.results.map((r) => r.weak === true) };
   });
 }
 
 interface Quality {
   positives: number; top1: number; recall3: number; recall10: number; mrr: number;
-  negatives: number; negativesEmpty: number; negativesWeak: string;
+  negatives: number; negativesEmpty: number; negativesWeak: number; rightWeak: number;
   top1ByKind: Partial<Record<Kind, { n: number; share: number }>>;
 }
 
@@ -53,7 +55,8 @@ function quality(outcomes: Outcome[]): Quality {
     mrr: pos.length === 0 ? 0 : pos.reduce((s, o) => s + (o.rank >= 0 ? 1 / (o.rank + 1) : 0), 0) / pos.length,
     negatives: neg.length,
     negativesEmpty: share(neg, (o) => o.total === 0),
-    negativesWeak: "n/a", // search returns no confidence yet (issue 12 adds one)
+    negativesWeak: share(neg, (o) => o.total === 0 || o.weak.every((w) => w)),
+    rightWeak: share(pos, (o) => o.rank >= 0 && o.weak[o.rank]!),
     top1ByKind,
   };
 }
@@ -131,7 +134,7 @@ for (let i = 0; i <= BUILDS; i++) {
 }
 
 const misses = outcomes
-  .filter((o) => o.q.split === "heldout" && (o.q.kind === "negative" ? o.total > 0 : o.rank !== 0))
+  .filter((o) => o.q.split === missSplit && (o.q.kind === "negative" ? o.total > 0 && !o.weak.every((w) => w) : o.rank !== 0))
   .map((o) => ({ id: o.q.id, kind: o.q.kind, query: o.q.query, first: o.addresses[0] ?? null, rank: o.rank >= 0 ? o.rank + 1 : null, expect: o.q.expect }));
 
 const report = {
@@ -143,7 +146,7 @@ const report = {
   },
   build: { tools: largeTools, indexMs: quantile(index, 0.5), classifyMs: quantile(classify, 0.5), runs: BUILDS },
   heap: { gcExposed: gc !== undefined, beforeMb: heapBefore, afterLargeIndexMb: heapAfter, largeIndexMb: heapAfter - heapBefore },
-  heldoutMisses: misses,
+  misses: { split: missSplit, list: misses },
 };
 void large.version; // keep the large catalog alive until the heap was read
 
@@ -163,7 +166,8 @@ if (json) {
     row("MRR (first page)", (q) => q.mrr.toFixed(3)),
     row("negative queries", (q) => String(q.negatives)),
     row("negatives answered empty", (q) => pct(q.negativesEmpty)),
-    row("negatives answered weak", (q) => q.negativesWeak),
+    row("negatives weak or empty", (q) => pct(q.negativesWeak)),
+    row("right answers marked weak", (q) => pct(q.rightWeak)),
     ...KINDS.map((k) => row(k === "negative" ? "  negative: empty" : `  ${k}: top-1`, (q) => (q.top1ByKind[k] ? `${pct(q.top1ByKind[k]!.share)} /${q.top1ByKind[k]!.n}` : "-"))),
     "",
     "speed",
@@ -172,7 +176,7 @@ if (json) {
     `  index build at ${largeTools} tools        ${report.build.indexMs.toFixed(1)} ms, after ${report.build.classifyMs.toFixed(1)} ms classifying the tools (medians of ${BUILDS})`,
     `  heap used after building at ${largeTools} tools   ${heapAfter.toFixed(1)} MB (${(heapAfter - heapBefore).toFixed(1)} MB for their listings, catalog and index)${gc ? "" : "  (run with --expose-gc for exact figures)"}`,
     "",
-    `heldout misses (${misses.length}): query → what came first → expected`,
+    `${missSplit} misses (${misses.length}): query → what came first → expected`,
     ...misses.map((m) => `  ${m.id} [${m.kind}] "${m.query}" → ${m.first ?? "(nothing)"}${m.rank ? ` (expected at ${m.rank})` : ""} → ${m.expect.length ? m.expect.join(" | ") : "(nothing: a negative)"}`),
   ];
   console.log(lines.join("\n"));
