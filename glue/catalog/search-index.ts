@@ -5,7 +5,7 @@ import { stem, words } from "./tokenize.js";
 import { expansions } from "./lexicon.js";
 import { isJsonObject } from "../support/json-object.js";
 import { SEARCH_TUNING as T } from "./search-tuning.js";
-import { SEARCH_DESCRIPTION_INDEX_CHARS, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX, SEARCH_PARAM_DEPTH_MAX, SEARCH_PARAM_NAMES_MAX, SEARCH_QUERY_WORDS_MAX } from "../decisions/generated/spec.js";
+import { SEARCH_DESCRIPTION_INDEX_CHARS, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX, SEARCH_PARAM_DEPTH_MAX, SEARCH_PARAM_NAMES_MAX, SEARCH_PHRASINGS_MAX, SEARCH_QUERY_WORDS_MAX } from "../decisions/generated/spec.js";
 
 export interface SearchQuery {
   query: string;
@@ -372,7 +372,9 @@ export function searchIndex(index: SearchIndex, q: SearchQuery, extra?: ExtraSco
     return (q.connector === undefined || e.connectorId === q.connector) && (safety === "any" || e.safety === safety);
   };
 
-  const phrasings = [q.query, ...(Array.isArray(q.queries) ? q.queries : [])].filter((p): p is string => typeof p === "string" && p.trim() !== "");
+  const phrasings = [q.query, ...(Array.isArray(q.queries) ? q.queries : [])]
+    .filter((p): p is string => typeof p === "string" && p.trim() !== "")
+    .slice(0, SEARCH_PHRASINGS_MAX);
   if (phrasings.length === 0) {
     const hits: number[] = [];
     for (const d of index.browseOrder) if (passes(d)) hits.push(d);
