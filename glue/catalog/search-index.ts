@@ -57,7 +57,7 @@ export interface SearchIndex {
   readonly browseOrder: Int32Array; // connector, then name, then input order
   // Scratch for one query at a time (search is synchronous), so a query never
   // allocates or clears anything proportional to the catalog.
-  readonly scratch: { score: Float64Array; nameHits: Int32Array; seen: Uint8Array; touched: Int32Array };
+  readonly scratch: { score: Float64Array; nameHits: Int32Array; seen: Uint8Array; touched: Int32Array; best: Float64Array; bestDocs: Int32Array };
 }
 
 // Field weights and the other ranking weights: search-tuning.ts.
@@ -237,7 +237,7 @@ export function buildSearchIndex(entries: CatalogEntry[]): SearchIndex {
     addressRank,
     rankDoc,
     browseOrder,
-    scratch: { score: new Float64Array(n), nameHits: new Int32Array(n), seen: new Uint8Array(n), touched: new Int32Array(n) },
+    scratch: { score: new Float64Array(n), nameHits: new Int32Array(n), seen: new Uint8Array(n), touched: new Int32Array(n), best: new Float64Array(n), bestDocs: new Int32Array(n) },
   };
 }
 
@@ -252,8 +252,8 @@ function page(q: SearchQuery): { offset: number; limit: number } {
 /** Strip wrapping quotes or backticks so `"list_incidents"` still counts as an exact name. */
 const exactKey = (query: string): string => query.trim().replace(/^["'`]+|["'`]+$/g, "").toLowerCase();
 
-/** One phrasing's ranking: every matching doc, best first, with its 0–1 score and order value. */
-interface Ranked { docs: number[]; score: Map<number, number>; value: Map<number, number> }
+/** One phrasing's ranking: every matching doc, best first, with its 0–1 score. */
+interface Ranked { docs: Int32Array; scores: Float64Array }
 
 /**
  * The fusion seam: a doc's lexical value (its score relative to what the query could reach, not
@@ -272,11 +272,21 @@ function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => 
   const qStems = qWords.map(stem);
   const qTerms = [...new Set(qStems)].sort(codeUnitCompare);
   const qSurface = [...new Set(qWords.filter((w) => stem(w) !== w).map((w) => SURFACE + w))].sort(codeUnitCompare);
-  // A word the catalog never uses leans on its lexicon expansions more.
+  // Concepts: each distinct query word with the lexicon terms it stands for, or a phrase's terms.
+  // A doc earns, per concept, the best of its own word (full weight) and the expansion terms
+  // (less), never their sum, so a long description full of synonyms gains nothing extra.
+  // A word the catalog never uses leans on its expansions more.
   const known = (from: number, to: number): boolean => qStems.slice(from, to).some((t) => index.terms.has(t));
-  const expanded = expansions(qStems)
-    .map((x) => ({ term: x.term, factor: known(x.from, x.to) ? T.expansionWeight : T.expansionWeightUnknown }))
-    .sort((a, b) => codeUnitCompare(a.term, b.term));
+  const concepts = new Map<string, { term: string; factor: number }[]>();
+  for (const t of qTerms) concepts.set(t, [{ term: t, factor: 1 }]);
+  for (const x of expansions(qStems)) {
+    const factor = known(x.from, x.to) ? T.expansionWeight : T.expansionWeightUnknown;
+    const key = x.to - x.from === 1 ? qStems[x.from]! : SURFACE + qStems.slice(x.from, x.to).join(" ");
+    const list = concepts.get(key) ?? [];
+    list.push({ term: x.term, factor });
+    concepts.set(key, list);
+  }
+  const conceptOrder = [...concepts.keys()].sort(codeUnitCompare);
 
   const { score, nameHits, seen, touched } = index.scratch;
   let touchedCount = 0;
@@ -292,7 +302,7 @@ function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => 
   const unseenIdf = Math.log(1 + (n + T.idfSmoothing) / T.idfSmoothing);
   let reachable = 0;
   for (const t of qTerms) reachable += (index.terms.get(t)?.idf ?? unseenIdf) * T.fullMatch;
-  const accumulate = (t: string, factor: number, own: boolean): void => {
+  const accumulate = (t: string, factor: number): void => {
     const term = index.terms.get(t);
     if (!term) return;
     const idf = factor * term.idf;
@@ -300,21 +310,43 @@ function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => 
       const d = index.postDoc[i]!;
       touch(d);
       score[d] += idf * index.postWeight[i]!;
-      if (own) nameHits[d] += index.postInName[i]!;
     }
   };
+  // One concept: a doc's best term of the concept counts; `best` is reset after each concept.
+  const { best, bestDocs } = index.scratch;
+  const accumulateConcept = (members: readonly { term: string; factor: number }[]): void => {
+    let count = 0;
+    for (const { term: t, factor } of members) {
+      const term = index.terms.get(t);
+      if (!term) continue;
+      const idf = factor * term.idf;
+      for (let i = term.start; i < term.end; i++) {
+        const d = index.postDoc[i]!;
+        touch(d);
+        const gain = idf * index.postWeight[i]!;
+        if (best[d] === 0) bestDocs[count++] = d;
+        if (gain > best[d]!) {
+          score[d] += gain - best[d]!;
+          best[d] = gain;
+        }
+        if (factor === 1) nameHits[d] += index.postInName[i]!;
+      }
+    }
+    for (let i = 0; i < count; i++) best[bestDocs[i]!] = 0;
+  };
 
-  const ranked: Ranked = { docs: [], score: new Map(), value: new Map() };
   const key = exactKey(query);
   const exact = new Set([...(index.byName.get(key) ?? []), ...(index.byAddress.get(key) ?? [])]);
+  let keys: Float64Array;
+  let total = 0;
   try {
-    for (const t of qTerms) accumulate(t, 1, true);
-    for (const t of qSurface) accumulate(t, T.surfaceFactor, false);
-    for (const x of expanded) accumulate(x.term, x.factor, false);
+    for (const c of conceptOrder) accumulateConcept(concepts.get(c)!);
+    for (const t of qSurface) accumulate(t, T.surfaceFactor);
     for (const d of exact) touch(d);
     if (extra) {
       for (const address of extra.keys()) for (const d of index.byAddress.get(address.toLowerCase()) ?? []) touch(d);
     }
+    keys = new Float64Array(touchedCount);
     for (let i = 0; i < touchedCount; i++) {
       const d = touched[i]!;
       if (!passes(d)) continue;
@@ -322,10 +354,8 @@ function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => 
       if (qTerms.length > 0 && nameHits[d] === qTerms.length) s += T.nameAllBoost * reachable;
       const lexical = reachable > 0 ? s / reachable : 0;
       const value = extra ? fuse(lexical, extra.get(text(entries[d]!.address))) : lexical;
-      // An exact name or address outranks anything lexical and scores 1.
-      ranked.value.set(d, exact.has(d) ? T.exactTier + value : value);
-      ranked.score.set(d, exact.has(d) ? 1 : Math.min(1, value));
-      ranked.docs.push(d);
+      // An exact name or address outranks anything lexical (and scores 1).
+      keys[total++] = sortKey(index, d, exact.has(d) ? T.exactTier + value : value);
     }
   } finally {
     for (let i = 0; i < touchedCount; i++) {
@@ -335,13 +365,20 @@ function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => 
       seen[d] = 0;
     }
   }
-  ranked.docs.sort(byValue(index, ranked.value));
+  // Ascending numeric sort; read from the end: best value first, then address ascending.
+  const sorted = keys.subarray(0, total).sort();
+  const ranked: Ranked = { docs: new Int32Array(total), scores: new Float64Array(total) };
+  for (let i = 0; i < total; i++) {
+    const k = sorted[total - 1 - i]!;
+    const milli = Math.floor(k / RANK_SPAN);
+    ranked.docs[i] = index.rankDoc[RANK_SPAN - 1 - (k - milli * RANK_SPAN)]!;
+    ranked.scores[i] = milli >= T.exactTier * T.scoreScale ? 1 : Math.min(1, milli / T.scoreScale);
+  }
   return ranked;
 }
 
-/** Best value first; a tie goes to the address that sorts first (scores compared in thousandths). */
-const byValue = (index: SearchIndex, value: ReadonlyMap<number, number>) => (a: number, b: number): number =>
-  Math.round((value.get(b) ?? 0) * T.scoreScale) - Math.round((value.get(a) ?? 0) * T.scoreScale) || index.addressRank[a]! - index.addressRank[b]!;
+/** Sort key = value in thousandths × RANK_SPAN + reversed address rank: one numeric sort, exact in a double. */
+const sortKey = (index: SearchIndex, d: number, value: number): number => Math.round(value * T.scoreScale) * RANK_SPAN + (RANK_SPAN - 1 - index.addressRank[d]!);
 
 /**
  * Reciprocal rank fusion: a doc's fused value is the sum over phrasings of 1 / (k + its rank),
@@ -349,18 +386,19 @@ const byValue = (index: SearchIndex, value: ReadonlyMap<number, number>) => (a: 
  * Its score is the best it reached in any phrasing.
  */
 function fuseRankings(index: SearchIndex, rankings: readonly Ranked[]): Ranked {
-  const out: Ranked = { docs: [], score: new Map(), value: new Map() };
+  const fused = new Map<number, { rrf: number; score: number }>();
   for (const r of rankings) {
-    r.docs.forEach((d, rank) => {
-      if (!out.value.has(d)) out.docs.push(d);
-      out.value.set(d, (out.value.get(d) ?? 0) + 1 / (T.rrfK + rank + 1));
-      out.score.set(d, Math.max(out.score.get(d) ?? 0, r.score.get(d)!));
-    });
+    for (let rank = 0; rank < r.docs.length; rank++) {
+      const d = r.docs[rank]!;
+      const f = fused.get(d) ?? { rrf: 0, score: 0 };
+      f.rrf += 1 / (T.rrfK + rank + 1);
+      f.score = Math.max(f.score, r.scores[rank]!);
+      fused.set(d, f);
+    }
   }
-  // Fused values are small (at most phrasings / (k + 1)): compare them scaled to the same thousandths.
-  const scaled = new Map([...out.value].map(([d, v]) => [d, v * T.rrfK]));
-  out.docs.sort((a, b) => byValue(index, scaled)(a, b) || Math.round((out.score.get(b)! - out.score.get(a)!) * T.scoreScale));
-  return out;
+  // Fused values are at most phrasings / (k + 1): scaled by k, they compare in the same thousandths.
+  const order = [...fused].sort(([a, fa], [b, fb]) => sortKey(index, b, fb.rrf * T.rrfK) - sortKey(index, a, fa.rrf * T.rrfK));
+  return { docs: Int32Array.from(order, ([d]) => d), scores: Float64Array.from(order, ([, f]) => f.score) };
 }
 
 export function searchIndex(index: SearchIndex, q: SearchQuery, extra?: ExtraScores): SearchResult {
@@ -382,11 +420,10 @@ export function searchIndex(index: SearchIndex, q: SearchQuery, extra?: ExtraSco
   }
   const rankings = phrasings.map((p) => rankPhrasing(index, p, passes, extra));
   const ranked = rankings.length === 1 ? rankings[0]! : fuseRankings(index, rankings);
-  return {
-    total: ranked.docs.length,
-    rows: ranked.docs.slice(offset, offset + limit).map((d) => {
-      const s = ranked.score.get(d)!;
-      return { entry: entries[d]!, score: Math.round(s * T.scoreScale) / T.scoreScale, weak: s < T.weakFloor };
-    }),
-  };
+  const rows: SearchRow[] = [];
+  for (let i = offset; i < ranked.docs.length && rows.length < limit; i++) {
+    const s = ranked.scores[i]!;
+    rows.push({ entry: entries[ranked.docs[i]!]!, score: Math.round(s * T.scoreScale) / T.scoreScale, weak: s < T.weakFloor });
+  }
+  return { total: ranked.docs.length, rows };
 }

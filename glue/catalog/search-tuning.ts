@@ -13,7 +13,7 @@ export const SEARCH_TUNING = {
   fields: [
     { weight: 3.0, b: 0.5 }, // name
     { weight: 2.0, b: 0.5 }, // title
-    { weight: 1.0, b: 0.75 }, // description
+    { weight: 0.7, b: 0.75 }, // description
     { weight: 0.5, b: 0.5 }, // input property names
     { weight: 0.5, b: 0 }, // connector id
   ],
@@ -37,7 +37,7 @@ export const SEARCH_TUNING = {
    * A lexicon expansion term (lexicon.json) counts this much of a query word: less than the
    * query's own words, enough to break a tie between siblings ("submit" → create_*).
    */
-  expansionWeight: 0.5,
+  expansionWeight: 0.7,
   /** The same, when the word it expands is one no tool in the catalog uses (its only way in). */
   expansionWeightUnknown: 0.9,
   /**
