@@ -23,11 +23,12 @@ for (const list of BY_FIRST.values()) list.sort((a, b) => b.member.length - a.me
 
 /**
  * The terms the lexicon adds for a query's stemmed words, each with the span of query positions
- * [from, to) of the word or phrase it stands for; the query's own terms are left out.
+ * [from, to) of the word or phrase it stands for, and whether it comes from a phrase member
+ * ("merge" of "merge request"); the query's own terms are left out.
  */
-export function expansions(stems: readonly string[]): { term: string; from: number; to: number }[] {
+export function expansions(stems: readonly string[]): { term: string; from: number; to: number; fromPhrase: boolean }[] {
   const own = new Set(stems);
-  const out = new Map<string, { from: number; to: number }>();
+  const out = new Map<string, { from: number; to: number; fromPhrase: boolean }>();
   for (let i = 0; i < stems.length; ) {
     let used = 1;
     const groups = new Set<number>();
@@ -39,7 +40,7 @@ export function expansions(stems: readonly string[]): { term: string; from: numb
       }
     }
     for (const g of groups) {
-      for (const member of GROUPS[g]!) for (const t of member) if (!own.has(t) && !out.has(t)) out.set(t, { from: i, to: i + used });
+      for (const member of GROUPS[g]!) for (const t of member) if (!own.has(t) && !out.has(t)) out.set(t, { from: i, to: i + used, fromPhrase: member.length > 1 });
     }
     i += used;
   }

@@ -51,6 +51,7 @@ export interface SearchIndex {
   readonly postWeight: Float64Array; // saturated, length-normalized term weight (IDF applied at query)
   readonly postInName: Uint8Array; // 1 when the term occurs in the tool name
   readonly byName: ReadonlyMap<string, number[]>; // lowercased name → docs
+  readonly names: readonly string[]; // doc → lowercased name (prefix matches)
   readonly byAddress: ReadonlyMap<string, number[]>; // lowercased address → docs
   readonly addressRank: Int32Array; // doc → position in address order (the tie-break)
   readonly rankDoc: Int32Array; // the inverse
@@ -71,7 +72,7 @@ const SURFACE = "=";
 const RANK_SPAN = T.rankSpan;
 
 /** Parameter names of an untrusted schema, bounded in depth and count. */
-function paramNames(schema: unknown): string[] {
+export function paramNames(schema: unknown): string[] {
   const names: string[] = [];
   const walk = (node: unknown, depth: number): void => {
     if (depth > SEARCH_PARAM_DEPTH_MAX || !isJsonObject(node)) return;
@@ -233,6 +234,7 @@ export function buildSearchIndex(entries: CatalogEntry[]): SearchIndex {
     postWeight,
     postInName,
     byName,
+    names: docs.map((e) => text(e.name).toLowerCase()),
     byAddress,
     addressRank,
     rankDoc,
@@ -280,7 +282,10 @@ function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => 
   const concepts = new Map<string, { term: string; factor: number }[]>();
   for (const t of qTerms) concepts.set(t, [{ term: t, factor: 1 }]);
   for (const x of expansions(qStems)) {
-    const factor = known(x.from, x.to) ? T.expansionWeight : T.expansionWeightUnknown;
+    const isKnown = known(x.from, x.to);
+    // A phrase member's single words ("file" of "file a bug") stand in only for a word the catalog lacks.
+    if (x.fromPhrase && isKnown) continue;
+    const factor = isKnown ? T.expansionWeight : T.expansionWeightUnknown;
     const key = x.to - x.from === 1 ? qStems[x.from]! : SURFACE + qStems.slice(x.from, x.to).join(" ");
     const list = concepts.get(key) ?? [];
     list.push({ term: x.term, factor });
@@ -337,12 +342,16 @@ function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => 
 
   const key = exactKey(query);
   const exact = new Set([...(index.byName.get(key) ?? []), ...(index.byAddress.get(key) ?? [])]);
+  // A query that is the start of a tool name ("create_pull") is nearly as good as the name.
+  const prefixed = new Set<number>();
+  if (key.length >= T.prefixCharsMin && !/\s/.test(key)) index.names.forEach((name, d) => { if (name.startsWith(key) && !exact.has(d)) prefixed.add(d); });
   let keys: Float64Array;
   let total = 0;
   try {
     for (const c of conceptOrder) accumulateConcept(concepts.get(c)!);
     for (const t of qSurface) accumulate(t, T.surfaceFactor);
     for (const d of exact) touch(d);
+    for (const d of prefixed) touch(d);
     if (extra) {
       for (const address of extra.keys()) for (const d of index.byAddress.get(address.toLowerCase()) ?? []) touch(d);
     }
@@ -352,6 +361,7 @@ function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => 
       if (!passes(d)) continue;
       let s = score[d]!;
       if (qTerms.length > 0 && nameHits[d] === qTerms.length) s += T.nameAllBoost * reachable;
+      if (prefixed.has(d)) s += T.prefixBoost * reachable;
       const lexical = reachable > 0 ? s / reachable : 0;
       const value = extra ? fuse(lexical, extra.get(text(entries[d]!.address))) : lexical;
       // An exact name or address outranks anything lexical (and scores 1).

@@ -25,6 +25,9 @@ export const SEARCH_TUNING = {
   surfaceFactor: 0.3,
   /** A tool whose name holds every query term gains this share of what the query can reach. */
   nameAllBoost: 0.5,
+  /** A query that starts a tool's name (at least prefixCharsMin characters, no spaces) gains this share; an exact name still ranks above. */
+  prefixBoost: 1,
+  prefixCharsMin: 3,
   /**
    * What one query term matched once in a tool's name counts toward the 0–1 score's denominator
    * (times the term's idf): about what such a match weighs after BM25 saturation, so a tool
