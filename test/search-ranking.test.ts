@@ -5,6 +5,7 @@
 // own, not the bench's.
 import { describe, it, expect } from "vitest";
 import { findTools } from "../glue/calls/discovery.js";
+import { fuse } from "../glue/catalog/search-index.js";
 import { AtriumError } from "../glue/support/errors.js";
 import { expansions } from "../glue/catalog/lexicon.js";
 import { stem, words } from "../glue/catalog/tokenize.js";
@@ -140,5 +141,21 @@ describe("bad input answers cleanly", () => {
       if (found.total === 0) expect(found.hint, q).toBeDefined();
     }
     expect(find("?!...---").total).toBe(0);
+  });
+});
+
+describe("the seam for another score source", () => {
+  it("fuse blends an extra 0-1 score in with extraWeight; no extra score counts 0", () => {
+    const w = SEARCH_TUNING.extraWeight;
+    expect(fuse(0.8, 1)).toBeCloseTo((1 - w) * 0.8 + w);
+    expect(fuse(0.8, undefined)).toBeCloseTo((1 - w) * 0.8);
+  });
+
+  it("a tool only the extra source finds becomes a candidate, and a strong extra score lifts a tool", () => {
+    const plain = findTools(catalog, { query: "chargeback" });
+    expect(plain.results.map((r) => r.address)).not.toContain("time.get_timestamp");
+    const lifted = findTools(catalog, { query: "chargeback" }, new Map([["time.get_timestamp", 1], ["stripe.list_disputes", 1]]));
+    expect(lifted.results.map((r) => r.address)).toContain("time.get_timestamp");
+    expect(lifted.results[0]!.address).toBe("stripe.list_disputes");
   });
 });
