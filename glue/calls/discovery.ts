@@ -24,7 +24,7 @@ export interface Found {
  * connector is an invalid_args error that names the known ones.
  */
 export function findTools(catalog: Catalog, q: SearchQuery & { schemas?: boolean }, extra?: ExtraScores): Found {
-  const known = catalog.connectorNames();
+  const known = q.connector === undefined ? [] : catalog.connectorNames();
   if (q.connector !== undefined && !known.includes(q.connector)) {
     throw new AtriumError("invalid_args", `no connector named ${JSON.stringify(q.connector)}; connectors: ${known.join(", ") || "none"}`, {
       details: { connectors: known },
