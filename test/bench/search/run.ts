@@ -230,7 +230,7 @@ if (json) {
   const cols = [...SPLITS, "all"] as const;
   const row = (label: string, f: (q: Quality) => string) => `  ${label.padEnd(26)}${cols.map((c) => f(bySplit[c]!).padStart(12)).join("")}`;
   const lines = [
-    `search_tools ranking on ${catalogs.length} captured MCP servers (${realTools} tools), ${queries.length} queries`,
+    `search_tools ranking, lexical only, on ${catalogs.length} captured MCP servers (${realTools} tools), ${queries.length} queries`,
     `  ${"".padEnd(26)}${cols.map((c) => c.padStart(12)).join("")}`,
     row("positive queries", (q) => String(q.positives)),
     row("top-1", (q) => pct(q.top1)),
