@@ -56,6 +56,11 @@ export class Catalog {
     return this.registry.connectors.filter((c) => c.state !== "disabled").map((c) => c.id);
   }
 
+  /** Ids of every configured connector, disabled ones too (what a connector filter may name). */
+  connectorNames(): string[] {
+    return this.registry.connectors.map((c) => c.id);
+  }
+
   /** The connector an address names, if any (so a caller can wait for that one alone). */
   connectorOf(address: unknown): Connector | undefined {
     if (typeof address !== "string") return undefined;

@@ -2,12 +2,15 @@
 // postings so a query touches only the documents that share a term with it.
 import type { CatalogEntry, Safety } from "./entry.js";
 import { stem, words } from "./tokenize.js";
+import { expansions } from "./lexicon.js";
 import { isJsonObject } from "../support/json-object.js";
 import { SEARCH_TUNING as T } from "./search-tuning.js";
-import { SEARCH_DESCRIPTION_INDEX_CHARS, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX, SEARCH_PARAM_DEPTH_MAX, SEARCH_PARAM_NAMES_MAX, SEARCH_QUERY_WORDS_MAX } from "../decisions/generated/spec.js";
+import { SEARCH_DESCRIPTION_INDEX_CHARS, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX, SEARCH_PARAM_DEPTH_MAX, SEARCH_PARAM_NAMES_MAX, SEARCH_PHRASINGS_MAX, SEARCH_QUERY_WORDS_MAX } from "../decisions/generated/spec.js";
 
 export interface SearchQuery {
   query: string;
+  /** More phrasings of the same need: each is ranked, then the rankings are fused (RRF). */
+  queries?: readonly string[];
   connector?: string;
   safety?: Safety | "any";
   offset?: number;
@@ -16,8 +19,18 @@ export interface SearchQuery {
 
 interface SearchRow {
   entry: CatalogEntry;
+  /** 0–1: how much of the query the tool matched (1: its exact name); 0 when listing. */
   score: number;
+  /** Below the confidence floor (search-tuning.ts weakFloor): probably not what was asked for. */
+  weak: boolean;
 }
+
+/**
+ * Scores from another source, such as the semantic layer: tool address → similarity in 0–1.
+ * fuse() blends them into the lexical score with search-tuning.ts `extraWeight`; a tool that only
+ * this source found becomes a candidate too.
+ */
+export type ExtraScores = ReadonlyMap<string, number>;
 
 export interface SearchResult {
   total: number;
@@ -38,13 +51,14 @@ export interface SearchIndex {
   readonly postWeight: Float64Array; // saturated, length-normalized term weight (IDF applied at query)
   readonly postInName: Uint8Array; // 1 when the term occurs in the tool name
   readonly byName: ReadonlyMap<string, number[]>; // lowercased name → docs
+  readonly names: readonly string[]; // doc → lowercased name (prefix matches)
   readonly byAddress: ReadonlyMap<string, number[]>; // lowercased address → docs
   readonly addressRank: Int32Array; // doc → position in address order (the tie-break)
   readonly rankDoc: Int32Array; // the inverse
   readonly browseOrder: Int32Array; // connector, then name, then input order
   // Scratch for one query at a time (search is synchronous), so a query never
   // allocates or clears anything proportional to the catalog.
-  readonly scratch: { score: Float64Array; nameHits: Int32Array; seen: Uint8Array; touched: Int32Array };
+  readonly scratch: { score: Float64Array; nameHits: Int32Array; seen: Uint8Array; touched: Int32Array; best: Float64Array; bestDocs: Int32Array };
 }
 
 // Field weights and the other ranking weights: search-tuning.ts.
@@ -54,11 +68,11 @@ const K1 = T.k1;
 // A word also indexes its exact surface form ("=incidents") when that differs from its stem,
 // so "incidents" prefers list_incidents over get_incident while still matching both.
 const SURFACE = "=";
-// Sort key = milli-score × RANK_SPAN + reversed address rank: one numeric sort, exact in a double.
+// The most tools one index holds.
 const RANK_SPAN = T.rankSpan;
 
 /** Parameter names of an untrusted schema, bounded in depth and count. */
-function paramNames(schema: unknown): string[] {
+export function paramNames(schema: unknown): string[] {
   const names: string[] = [];
   const walk = (node: unknown, depth: number): void => {
     if (depth > SEARCH_PARAM_DEPTH_MAX || !isJsonObject(node)) return;
@@ -220,11 +234,12 @@ export function buildSearchIndex(entries: CatalogEntry[]): SearchIndex {
     postWeight,
     postInName,
     byName,
+    names: docs.map((e) => text(e.name).toLowerCase()),
     byAddress,
     addressRank,
     rankDoc,
     browseOrder,
-    scratch: { score: new Float64Array(n), nameHits: new Int32Array(n), seen: new Uint8Array(n), touched: new Int32Array(n) },
+    scratch: { score: new Float64Array(n), nameHits: new Int32Array(n), seen: new Uint8Array(n), touched: new Int32Array(n), best: new Float64Array(n), bestDocs: new Int32Array(n) },
   };
 }
 
@@ -239,70 +254,118 @@ function page(q: SearchQuery): { offset: number; limit: number } {
 /** Strip wrapping quotes or backticks so `"list_incidents"` still counts as an exact name. */
 const exactKey = (query: string): string => query.trim().replace(/^["'`]+|["'`]+$/g, "").toLowerCase();
 
-export function searchIndex(index: SearchIndex, q: SearchQuery): SearchResult {
-  const { offset, limit } = page(q);
-  const safety = q.safety ?? "any";
+/** One phrasing's ranking: every matching doc, best first, with its 0–1 score. */
+interface Ranked { docs: Int32Array; scores: Float64Array }
+
+/**
+ * The fusion seam: a doc's lexical value (its score relative to what the query could reach, not
+ * clipped) blended with an extra score in 0–1, weighted by `extraWeight`. With no extra score for
+ * the doc the extra part counts 0, so a source that scores nothing leaves the order as it was.
+ */
+export function fuse(lexical: number, extra: number | undefined): number {
+  return (1 - T.extraWeight) * lexical + T.extraWeight * (extra ?? 0);
+}
+
+/** Rank one phrasing. `passes` filters by connector and safety. */
+function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => boolean, extra: ExtraScores | undefined): Ranked {
   const entries = index.entries;
-  const passes = (d: number): boolean => {
-    const e = entries[d]!;
-    return (q.connector === undefined || e.connectorId === q.connector) && (safety === "any" || e.safety === safety);
-  };
-
-  const query = typeof q.query === "string" ? q.query : "";
-  if (query.trim() === "") {
-    const hits: number[] = [];
-    for (const d of index.browseOrder) if (passes(d)) hits.push(d);
-    return { total: hits.length, rows: hits.slice(offset, offset + limit).map((d) => ({ entry: entries[d]!, score: 0 })) };
-  }
-
   // Sorted unique terms: the float sum is then independent of query word order.
   const qWords = words(query).slice(0, SEARCH_QUERY_WORDS_MAX);
-  const qTerms = [...new Set(qWords.map(stem))].sort(codeUnitCompare);
+  const qStems = qWords.map(stem);
+  const qTerms = [...new Set(qStems)].sort(codeUnitCompare);
   const qSurface = [...new Set(qWords.filter((w) => stem(w) !== w).map((w) => SURFACE + w))].sort(codeUnitCompare);
+  // Concepts: each distinct query word with the lexicon terms it stands for, or a phrase's terms.
+  // A doc earns, per concept, the best of its own word (full weight) and the expansion terms
+  // (less), never their sum, so a long description full of synonyms gains nothing extra.
+  // A word the catalog never uses leans on its expansions more.
+  const known = (from: number, to: number): boolean => qStems.slice(from, to).some((t) => index.terms.has(t));
+  const concepts = new Map<string, { term: string; factor: number }[]>();
+  for (const t of qTerms) concepts.set(t, [{ term: t, factor: 1 }]);
+  for (const x of expansions(qStems)) {
+    const isKnown = known(x.from, x.to);
+    // A phrase member's single words ("file" of "file a bug") stand in only for a word the catalog lacks.
+    if (x.fromPhrase && isKnown) continue;
+    const factor = isKnown ? T.expansionWeight : T.expansionWeightUnknown;
+    const key = x.to - x.from === 1 ? qStems[x.from]! : SURFACE + qStems.slice(x.from, x.to).join(" ");
+    const list = concepts.get(key) ?? [];
+    list.push({ term: x.term, factor });
+    concepts.set(key, list);
+  }
+  const conceptOrder = [...concepts.keys()].sort(codeUnitCompare);
 
   const { score, nameHits, seen, touched } = index.scratch;
   let touchedCount = 0;
-  let queryMax = 0; // the most any lexical match could score
+  const touch = (d: number): void => {
+    if (seen[d] === 0) {
+      seen[d] = 1;
+      touched[touchedCount++] = d;
+    }
+  };
+  // What a tool matching every word of the query, once each in its name, would score: the
+  // denominator of the 0–1 score. A word no tool uses counts as the rarest term there could be.
+  const n = entries.length;
+  const unseenIdf = Math.log(1 + (n + T.idfSmoothing) / T.idfSmoothing);
+  let reachable = 0;
+  for (const t of qTerms) reachable += (index.terms.get(t)?.idf ?? unseenIdf) * T.fullMatch;
   const accumulate = (t: string, factor: number): void => {
     const term = index.terms.get(t);
     if (!term) return;
     const idf = factor * term.idf;
-    queryMax += idf * (K1 + 1);
     for (let i = term.start; i < term.end; i++) {
       const d = index.postDoc[i]!;
-      if (seen[d] === 0) {
-        seen[d] = 1;
-        touched[touchedCount++] = d;
-      }
+      touch(d);
       score[d] += idf * index.postWeight[i]!;
-      if (factor === 1) nameHits[d] += index.postInName[i]!;
     }
   };
+  // One concept: a doc's best term of the concept counts; `best` is reset after each concept.
+  const { best, bestDocs } = index.scratch;
+  const accumulateConcept = (members: readonly { term: string; factor: number }[]): void => {
+    let count = 0;
+    for (const { term: t, factor } of members) {
+      const term = index.terms.get(t);
+      if (!term) continue;
+      const idf = factor * term.idf;
+      for (let i = term.start; i < term.end; i++) {
+        const d = index.postDoc[i]!;
+        touch(d);
+        const gain = idf * index.postWeight[i]!;
+        if (best[d] === 0) bestDocs[count++] = d;
+        if (gain > best[d]!) {
+          score[d] += gain - best[d]!;
+          best[d] = gain;
+        }
+        if (factor === 1) nameHits[d] += index.postInName[i]!;
+      }
+    }
+    for (let i = 0; i < count; i++) best[bestDocs[i]!] = 0;
+  };
 
+  const key = exactKey(query);
+  const exact = new Set([...(index.byName.get(key) ?? []), ...(index.byAddress.get(key) ?? [])]);
+  // A query that is the start of a tool name ("create_pull") is nearly as good as the name.
+  const prefixed = new Set<number>();
+  if (key.length >= T.prefixCharsMin && !/\s/.test(key)) index.names.forEach((name, d) => { if (name.startsWith(key) && !exact.has(d)) prefixed.add(d); });
   let keys: Float64Array;
   let total = 0;
   try {
-    for (const t of qTerms) accumulate(t, 1);
+    for (const c of conceptOrder) accumulateConcept(concepts.get(c)!);
     for (const t of qSurface) accumulate(t, T.surfaceFactor);
-    const key = exactKey(query);
-    const exact = new Set([...(index.byName.get(key) ?? []), ...(index.byAddress.get(key) ?? [])]);
-    for (const d of exact) {
-      if (seen[d] === 0) {
-        seen[d] = 1;
-        touched[touchedCount++] = d;
-      }
+    for (const d of exact) touch(d);
+    for (const d of prefixed) touch(d);
+    if (extra) {
+      for (const address of extra.keys()) for (const d of index.byAddress.get(address.toLowerCase()) ?? []) touch(d);
     }
-    // Exact name beats anything lexical: no other doc can reach exactBoost × queryMax.
-    const exactBoost = T.exactBoost * queryMax + 1;
-    const nameAllBoost = T.nameAllBoost * queryMax;
     keys = new Float64Array(touchedCount);
     for (let i = 0; i < touchedCount; i++) {
       const d = touched[i]!;
       if (!passes(d)) continue;
       let s = score[d]!;
-      if (qTerms.length > 0 && nameHits[d] === qTerms.length) s += nameAllBoost;
-      if (exact.has(d)) s += exactBoost;
-      keys[total++] = Math.round(s * T.scoreScale) * RANK_SPAN + (RANK_SPAN - 1 - index.addressRank[d]!);
+      if (qTerms.length > 0 && nameHits[d] === qTerms.length) s += T.nameAllBoost * reachable;
+      if (prefixed.has(d)) s += T.prefixBoost * reachable;
+      const lexical = reachable > 0 ? s / reachable : 0;
+      const value = extra ? fuse(lexical, extra.get(text(entries[d]!.address))) : lexical;
+      // An exact name or address outranks anything lexical (and scores 1).
+      keys[total++] = sortKey(index, d, exact.has(d) ? T.exactTier + value : value);
     }
   } finally {
     for (let i = 0; i < touchedCount; i++) {
@@ -312,15 +375,65 @@ export function searchIndex(index: SearchIndex, q: SearchQuery): SearchResult {
       seen[d] = 0;
     }
   }
-
-  // Ascending numeric sort; read from the end: best milli-score first, then address ascending.
+  // Ascending numeric sort; read from the end: best value first, then address ascending.
   const sorted = keys.subarray(0, total).sort();
-  const rows: SearchRow[] = [];
-  for (let i = total - 1 - offset; i >= 0 && rows.length < limit; i--) {
-    const k = sorted[i]!;
+  const ranked: Ranked = { docs: new Int32Array(total), scores: new Float64Array(total) };
+  for (let i = 0; i < total; i++) {
+    const k = sorted[total - 1 - i]!;
     const milli = Math.floor(k / RANK_SPAN);
-    const rank = RANK_SPAN - 1 - (k - milli * RANK_SPAN);
-    rows.push({ entry: entries[index.rankDoc[rank]!]!, score: milli / T.scoreScale });
+    ranked.docs[i] = index.rankDoc[RANK_SPAN - 1 - (k - milli * RANK_SPAN)]!;
+    ranked.scores[i] = milli >= T.exactTier * T.scoreScale ? 1 : Math.min(1, milli / T.scoreScale);
   }
-  return { total, rows };
+  return ranked;
+}
+
+/** Sort key = value in thousandths × RANK_SPAN + reversed address rank: one numeric sort, exact in a double. */
+const sortKey = (index: SearchIndex, d: number, value: number): number => Math.round(value * T.scoreScale) * RANK_SPAN + (RANK_SPAN - 1 - index.addressRank[d]!);
+
+/**
+ * Reciprocal rank fusion: a doc's fused value is the sum over phrasings of 1 / (k + its rank),
+ * so a tool that any phrasing puts near the top rises, and one that several agree on rises most.
+ * Its score is the best it reached in any phrasing.
+ */
+function fuseRankings(index: SearchIndex, rankings: readonly Ranked[]): Ranked {
+  const fused = new Map<number, { rrf: number; score: number }>();
+  for (const r of rankings) {
+    for (let rank = 0; rank < r.docs.length; rank++) {
+      const d = r.docs[rank]!;
+      const f = fused.get(d) ?? { rrf: 0, score: 0 };
+      f.rrf += 1 / (T.rrfK + rank + 1);
+      f.score = Math.max(f.score, r.scores[rank]!);
+      fused.set(d, f);
+    }
+  }
+  // Fused values are at most phrasings / (k + 1): scaled by k, they compare in the same thousandths.
+  const order = [...fused].sort(([a, fa], [b, fb]) => sortKey(index, b, fb.rrf * T.rrfK) - sortKey(index, a, fa.rrf * T.rrfK));
+  return { docs: Int32Array.from(order, ([d]) => d), scores: Float64Array.from(order, ([, f]) => f.score) };
+}
+
+export function searchIndex(index: SearchIndex, q: SearchQuery, extra?: ExtraScores): SearchResult {
+  const { offset, limit } = page(q);
+  const safety = q.safety ?? "any";
+  const entries = index.entries;
+  const passes = (d: number): boolean => {
+    const e = entries[d]!;
+    return (q.connector === undefined || e.connectorId === q.connector) && (safety === "any" || e.safety === safety);
+  };
+
+  const phrasings = [q.query, ...(Array.isArray(q.queries) ? q.queries : [])]
+    .filter((p): p is string => typeof p === "string" && p.trim() !== "")
+    .slice(0, SEARCH_PHRASINGS_MAX);
+  if (phrasings.length === 0) {
+    const hits: number[] = [];
+    for (const d of index.browseOrder) if (passes(d)) hits.push(d);
+    return { total: hits.length, rows: hits.slice(offset, offset + limit).map((d) => ({ entry: entries[d]!, score: 0, weak: false })) };
+  }
+  const rankings = phrasings.map((p) => rankPhrasing(index, p, passes, extra));
+  const ranked = rankings.length === 1 ? rankings[0]! : fuseRankings(index, rankings);
+  const rows: SearchRow[] = [];
+  for (let i = offset; i < ranked.docs.length && rows.length < limit; i++) {
+    const s = ranked.scores[i]!;
+    rows.push({ entry: entries[ranked.docs[i]!]!, score: Math.round(s * T.scoreScale) / T.scoreScale, weak: s < T.weakFloor });
+  }
+  return { total: ranked.docs.length, rows };
 }

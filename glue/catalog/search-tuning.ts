@@ -13,7 +13,7 @@ export const SEARCH_TUNING = {
   fields: [
     { weight: 3.0, b: 0.5 }, // name
     { weight: 2.0, b: 0.5 }, // title
-    { weight: 1.0, b: 0.75 }, // description
+    { weight: 0.7, b: 0.75 }, // description
     { weight: 0.5, b: 0.5 }, // input property names
     { weight: 0.5, b: 0 }, // connector id
   ],
@@ -23,13 +23,45 @@ export const SEARCH_TUNING = {
   idfSmoothing: 0.5,
   /** A word's exact surface form ("=incidents") counts this much of its stem's weight. */
   surfaceFactor: 0.3,
-  /** A tool whose name holds every query term gains this share of the best lexical score a query can reach. */
+  /** A tool whose name holds every query term gains this share of what the query can reach. */
   nameAllBoost: 0.5,
-  /** An exact name or address match gains this many times the best lexical score a query can reach (plus one), so it beats anything lexical. */
-  exactBoost: 2,
+  /** A query that starts a tool's name (at least prefixCharsMin characters, no spaces) gains this share; an exact name still ranks above. */
+  prefixBoost: 1,
+  prefixCharsMin: 3,
+  /**
+   * What one query term matched once in a tool's name counts toward the 0–1 score's denominator
+   * (times the term's idf): about what such a match weighs after BM25 saturation, so a tool
+   * matching every word in its name scores near 1 and one matching a single minor word scores low.
+   */
+  fullMatch: 1.5,
+  /** An exact name or address match is ranked this far above any other value, so it beats anything lexical. */
+  exactTier: 1000,
+  /**
+   * A lexicon expansion term (lexicon.json) counts this much of a query word: less than the
+   * query's own words, enough to break a tie between siblings ("submit" → create_*).
+   */
+  expansionWeight: 0.7,
+  /** The same, when the word it expands is one no tool in the catalog uses (its only way in). */
+  expansionWeightUnknown: 0.9,
+  /**
+   * Results scoring below this (0–1) are marked weak: tuned on the bench's tune split so most
+   * questions no tool answers come back weak or empty while right answers stay above it.
+   */
+  weakFloor: 0.35,
+  /**
+   * Reciprocal rank fusion of several phrasings: 1 / (rrfK + rank). 60 is the value the method was
+   * published with; a larger k flattens the gap between first and tenth, so agreement between
+   * phrasings counts more than any one phrasing's top.
+   */
+  rrfK: 60,
+  /**
+   * Weight of an extra score source (the semantic layer's similarity, 0–1) against the lexical
+   * score in fuse(); 0 while no such source is wired.
+   */
+  extraWeight: 0.5,
   /** Scores are compared and reported in thousandths. */
   scoreScale: 1000,
-  /** Sort key = milli-score × rankSpan + reversed address rank: one numeric sort, exact in a double; also the most tools one index holds. */
+  /** The most tools one index holds. */
   rankSpan: 2 ** 24,
   /** Per-document term accumulators start this large (terms) and grow by `growth`. */
   scratchTerms: 1024,

@@ -20,7 +20,11 @@ const PLURAL_US = new Set(["cpus", "gpus", "vcpus", "skus", "menus"]);
 const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
 
-/** Light plural stemming: incidents → incident, entities → entity, branches → branch. */
+/**
+ * Light plural stemming: incidents → incident, entities → entity, branches → branch. Porter
+ * stemming (the `stemmer` package) was measured against it on the search bench and ranked worse
+ * (it merges sibling verbs' forms); see test/bench/search/README.md.
+ */
 export function stem(term: string): string {
   if (term.length < T.stemCharsMin || KEEP_S.has(term) || !term.endsWith("s")) return term;
   // status, address, analysis, axis are singular; APIs and CPUs are not.

@@ -13,7 +13,7 @@ import type { Core } from "../decisions/core.js";
 import type { Catalog } from "../catalog/catalog.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import type { BudgetName } from "../decisions/generated/spec.js";
-import { APPROVAL_REASON_CHARS_MAX, Budget } from "../decisions/generated/spec.js";
+import { APPROVAL_REASON_CHARS_MAX, Budget, SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
 import type { RunApprovals } from "../calls/approvals.js";
 import { describeTool, findTools } from "../calls/discovery.js";
 import { invoke } from "../calls/invoke.js";
@@ -152,10 +152,15 @@ export class RunBridge implements HostSide {
     search: {
       admit: this.spendCalls,
       run: (p) => {
-        if (typeof p.query !== "string") throw new AtriumError("invalid_args", "atrium.search(query): query must be a string");
+        const list = Array.isArray(p.query) ? p.query : undefined;
+        if (list && (list.length === 0 || list.length > SEARCH_PHRASINGS_MAX || !list.every((x) => typeof x === "string"))) {
+          throw new AtriumError("invalid_args", `atrium.search([phrasings]): 1 to ${SEARCH_PHRASINGS_MAX} strings`);
+        }
+        if (!list && typeof p.query !== "string") throw new AtriumError("invalid_args", "atrium.search(query): query must be a string or an array of phrasings");
         const o = isJsonObject(p.options) ? p.options : {};
         return findTools(this.deps.catalog, {
-          query: p.query,
+          query: list ? "" : (p.query as string),
+          ...(list && { queries: list as string[] }),
           connector: typeof o.connector === "string" ? o.connector : undefined,
           safety: o.safety === "read_only" || o.safety === "approval" ? o.safety : "any",
           limit: typeof o.limit === "number" ? o.limit : undefined,

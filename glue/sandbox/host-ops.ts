@@ -8,7 +8,7 @@
 // thread and parsed once in the guest. Budgets are asked through `spend` alone: per request here
 // (nothing used, nothing counted), counted on the main thread by the run's RunBudget.
 import type { Core } from "../decisions/core.js";
-import { Budget, BudgetCheck, HOST_ADDRESS_CHARS_MAX, HOST_DESCRIBE_ADDRESSES_MAX, HOST_SEARCH_OPTIONS_CHARS_MAX, type BudgetName } from "../decisions/generated/spec.js";
+import { Budget, BudgetCheck, HOST_ADDRESS_CHARS_MAX, HOST_DESCRIBE_ADDRESSES_MAX, HOST_SEARCH_OPTIONS_CHARS_MAX, SEARCH_PHRASINGS_MAX, type BudgetName } from "../decisions/generated/spec.js";
 import { JSON_ESCAPE_CHARS_MAX } from "../support/encoding.js";
 import { AtriumError, overBudget, type ErrorBody } from "../support/errors.js";
 import type { Safety } from "../catalog/entry.js";
@@ -16,13 +16,13 @@ import { jsonDepth } from "./json-depth.js";
 
 // ---- The operations: what a program passes (as the main thread parses it: unchecked JSON) and gets back.
 
-interface SearchRow { address: string; description: string; safety: Safety; reason?: string; score: number }
-interface SearchResult { total: number; results: SearchRow[]; unavailable?: { connector: string; state: string; problem: string }[] }
+interface SearchRow { address: string; description: string; safety: Safety; reason?: string; score: number; weak?: true }
+interface SearchResult { total: number; results: SearchRow[]; unavailable?: { connector: string; state: string; problem: string }[]; hint?: { message: string; connectors: string[] } }
 type Described = { ok: true; address: string; title?: string; description: string; safety: Safety; reason: string; inputSchema: unknown } | { ok: false; address: string | null; error: ErrorBody };
 type BatchItem = { ok: true; data: unknown } | { ok: false; error: ErrorBody };
 
 export interface HostOps {
-  /** atrium.search(query, options?) */
+  /** atrium.search(query or [phrasings], options?) */
   search: { args: { query?: unknown; options?: unknown }; result: SearchResult };
   /** atrium.describe(address | addresses) */
   describe: { args: { addresses?: unknown }; result: Described | Described[] };
@@ -108,7 +108,7 @@ export const HOST_OPS: { readonly [K in HostOp]: OpRule } = {
     answer: "promise", calls: one,
     before: (core, p, l) => {
       if (p.measure >= 0) spend(core, "search_query_chars", l.searchQueryChars, p.measure, 0, "search with a few words");
-      if (p.chars > l.searchQueryChars * JSON_ESCAPE_CHARS_MAX + HOST_SEARCH_OPTIONS_CHARS_MAX) throw new AtriumError("invalid_args", `atrium.search(query, options): the request is ${p.chars} characters serialized; a query has at most ${l.searchQueryChars} characters and options are only connector, safety, limit and offset`);
+      if (p.chars > l.searchQueryChars * JSON_ESCAPE_CHARS_MAX * SEARCH_PHRASINGS_MAX + HOST_SEARCH_OPTIONS_CHARS_MAX) throw new AtriumError("invalid_args", `atrium.search(query, options): the request is ${p.chars} characters serialized; a query (or each of at most ${SEARCH_PHRASINGS_MAX} phrasings) has at most ${l.searchQueryChars} characters and options are only connector, safety, limit and offset`);
     },
     after: (core, json, l) => depthWithin(core, json, 1, l.requestDepth),
   },

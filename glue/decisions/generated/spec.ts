@@ -481,6 +481,8 @@ export const SEARCH_PAGE_DEFAULT = 10;
 export const SEARCH_PAGE_MAX = 50;
 /** 32 words: Words of one query that are looked up; bounds the work one query can ask for */
 export const SEARCH_QUERY_WORDS_MAX = 32;
+/** 5 phrasings: Phrasings one search may fuse (search_tools queries, an array to atrium.search); each is ranked, so this bounds a search's work */
+export const SEARCH_PHRASINGS_MAX = 5;
 /** 4000 characters: Leading part of a tool description that is indexed; bounds index build cost on giant descriptions */
 export const SEARCH_DESCRIPTION_INDEX_CHARS = 4000;
 /** 64 names: Input property names of one tool that are indexed */
