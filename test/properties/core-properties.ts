@@ -156,13 +156,14 @@ export const coreProperties: Property[] = [
           if (mark === ApprovalMark.outside_programs_only) return d.answer === ApprovalAsk.refuse_operator_outside_programs;
           const covered = grant === GrantState.held && grantTool === GrantMatch.same && grantKeys === GrantMatch.same && grantRun === GrantMatch.same && grantLeft >= 1;
           if ((d.answer === ApprovalAsk.run_granted) !== covered) return false;
+          const form = elicitation === ElicitationSupport.form || elicitation === ElicitationSupport.form_and_url;
           if (d.answer === ApprovalAsk.ask) {
-            if (elicitation !== ElicitationSupport.form || asked + 1 > askLimit) return false;
+            if (!form || asked + 1 > askLimit) return false;
             return d.channel === (revision === Revision.r2025_11_25 ? ApprovalChannel.elicitation_request : ApprovalChannel.input_required) && d.offer === (grantLimit >= 1 ? ApprovalOffer.offered : ApprovalOffer.not_offered);
           }
           if (d.channel !== ApprovalChannel.none || d.offer !== ApprovalOffer.not_offered) return false;
           if (covered) return true;
-          return d.answer === (elicitation !== ElicitationSupport.form ? ApprovalAsk.refuse_no_elicitation : ApprovalAsk.refuse_budget);
+          return d.answer === (!form ? ApprovalAsk.refuse_no_elicitation : ApprovalAsk.refuse_budget);
         }),
         o,
       );
