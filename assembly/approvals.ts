@@ -23,7 +23,7 @@ function isMatch(m: i32): bool {
 /** P1–P7: whether a program's call to a tool of the approval class is asked, run under a grant, or refused, packed (see packAsk). */
 export function approvalAsk(revision: i32, elicitation: i32, mark: i32, grant: i32, grantTool: i32, grantKeys: i32, grantRun: i32, grantLeft: f64, asked: f64, askLimit: f64, grantLimit: f64): i32 {
   const none = ApprovalChannel.none, notOffered = ApprovalOffer.not_offered;
-  if (revision < Revision.r2025_11_25 || revision > Revision.r2026_07_28 || elicitation < ElicitationSupport.none || elicitation > ElicitationSupport.malformed || mark < ApprovalMark.in_programs || mark > ApprovalMark.outside_programs_only || grant < GrantState.none || grant > GrantState.held || !isMatch(grantTool) || !isMatch(grantKeys) || !isMatch(grantRun)) {
+  if (revision < Revision.r2025_11_25 || revision > Revision.r2026_07_28 || elicitation < ElicitationSupport.none || elicitation > ElicitationSupport.form_and_url || mark < ApprovalMark.in_programs || mark > ApprovalMark.outside_programs_only || grant < GrantState.none || grant > GrantState.held || !isMatch(grantTool) || !isMatch(grantKeys) || !isMatch(grantRun)) {
     return packAsk(ApprovalAsk.invalid_facts, none, notOffered); // P7
   }
   if (limitAccepts(Budget.approval_grant_calls, grantLimit) != LimitCheck.ok || !isWhole(grantLeft) || grantLeft < 0 || grantLeft > grantLimit) return packAsk(ApprovalAsk.invalid_facts, none, notOffered); // P7
@@ -33,7 +33,7 @@ export function approvalAsk(revision: i32, elicitation: i32, mark: i32, grant: i
   if (grant == GrantState.held && grantTool == GrantMatch.same && grantKeys == GrantMatch.same && grantRun == GrantMatch.same && grantLeft >= 1) {
     return packAsk(ApprovalAsk.run_granted, none, notOffered); // P4
   }
-  if (elicitation != ElicitationSupport.form) return packAsk(ApprovalAsk.refuse_no_elicitation, none, notOffered); // P2
+  if (elicitation != ElicitationSupport.form && elicitation != ElicitationSupport.form_and_url) return packAsk(ApprovalAsk.refuse_no_elicitation, none, notOffered); // P2
   if (room == BudgetCheck.over) return packAsk(ApprovalAsk.refuse_budget, none, notOffered); // P5
   const channel = revision == Revision.r2025_11_25 ? ApprovalChannel.elicitation_request : ApprovalChannel.input_required; // P1
   return packAsk(ApprovalAsk.ask, channel, grantLimit >= 1 ? ApprovalOffer.offered : notOffered); // P6

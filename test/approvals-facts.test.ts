@@ -13,7 +13,7 @@ describe("approval facts", () => {
     expect(elicitationOf({ elicitation: undefined })).toBe(ElicitationSupport.none);
     expect(elicitationOf({ elicitation: {} })).toBe(ElicitationSupport.form);
     expect(elicitationOf({ elicitation: { form: {} } })).toBe(ElicitationSupport.form);
-    expect(elicitationOf({ elicitation: { form: {}, url: {} } })).toBe(ElicitationSupport.form);
+    expect(elicitationOf({ elicitation: { form: {}, url: {} } })).toBe(ElicitationSupport.form_and_url);
     expect(elicitationOf({ elicitation: { url: {} } })).toBe(ElicitationSupport.url_only);
     for (const bad of [null, true, "form", [], ["form"], { other: {} }, { url: {}, other: {} }]) expect(elicitationOf({ elicitation: bad }), JSON.stringify(bad)).toBe(ElicitationSupport.malformed);
   });

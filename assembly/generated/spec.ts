@@ -61,6 +61,7 @@ export enum ElicitationSupport {
   form = 1,
   url_only = 2,
   malformed = 3,
+  form_and_url = 4,
 }
 
 export enum ApprovalMark {
@@ -284,6 +285,113 @@ export enum AppOnlyUse {
 export enum AppOnly {
   hidden = 0,
   offered = 1,
+  invalid_facts = 2,
+}
+
+export enum RedirectScheme {
+  http = 0,
+  https = 1,
+  other = 2,
+  unparsable = 3,
+}
+
+export enum RedirectHost {
+  ipv4_loopback = 0,
+  ipv6_loopback = 1,
+  localhost = 2,
+  other = 3,
+}
+
+export enum UrlPart {
+  absent = 0,
+  present = 1,
+}
+
+export enum OAuthRedirect {
+  accepted = 0,
+  not_url = 1,
+  not_http = 2,
+  not_loopback = 3,
+  credentials_or_fragment = 4,
+  invalid_facts = 5,
+}
+
+export enum ConnectorTransport {
+  stdio = 0,
+  http = 1,
+}
+
+export enum ConnectorCredentials {
+  none = 0,
+  static_header = 1,
+}
+
+export enum OAuthOffer {
+  offered = 0,
+  static_credentials = 1,
+  not_remote = 2,
+  invalid_facts = 3,
+}
+
+export enum ResourceMetadata {
+  not_found = 0,
+  found = 1,
+}
+
+export enum OAuthUnauthorized {
+  needs_login = 0,
+  credentials_refused = 1,
+  no_login_offered = 2,
+  invalid_facts = 3,
+}
+
+export enum OAuthChannel {
+  answer_url = 0,
+  url_elicitation = 1,
+  invalid_facts = 2,
+}
+
+export enum OriginMatch {
+  same = 0,
+  other = 1,
+  unparsable = 2,
+}
+
+export enum PathMatch {
+  covers = 0,
+  other = 1,
+}
+
+export enum OAuthResource {
+  no_indicator = 0,
+  accepted = 1,
+  refused_origin = 2,
+  refused_path = 3,
+  refused_unparsable = 4,
+  invalid_facts = 5,
+}
+
+export enum IssuerMatch {
+  no_metadata = 0,
+  exact = 1,
+  slash_trimmed = 2,
+  other = 3,
+}
+
+export enum OAuthIssuer {
+  accepted = 0,
+  refused = 1,
+  invalid_facts = 2,
+}
+
+export enum TokenExpiry {
+  unknown = 0,
+  known = 1,
+}
+
+export enum OAuthRefresh {
+  send_stored = 0,
+  refresh_first = 1,
   invalid_facts = 2,
 }
 

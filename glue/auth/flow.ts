@@ -1,13 +1,13 @@
 // One login for one remote connector, with the SDK's auth(): discovery from the server's 401
-// challenge (RFC 9728 protected resource metadata, then the authorization server's metadata,
-// whose issuer the SDK checks), client registration (provider.ts), the authorization code
+// challenge (RFC 9728 protected resource metadata, then the authorization server's metadata; the
+// provider has the core judge both, spec/oauth.md O7–O8), client registration (provider.ts), the authorization code
 // request with PKCE S256 and the RFC 8707 resource; then the code from the loopback receiver
 // (receiver.ts checks state) exchanged for tokens, which the provider stores. A stored refresh
 // token is tried first: a login is started only when the refresh fails.
 import { auth, extractWWWAuthenticateParams, type FetchLike } from "@modelcontextprotocol/client";
 import type { HttpConnectorConfig } from "../config/schema.js";
 import type { TokenStore } from "./store.js";
-import { ConnectorOAuth } from "./provider.js";
+import { AUTH_OPTIONS, ConnectorOAuth } from "./provider.js";
 import { startReceiver, type Receiver } from "./receiver.js";
 import { boundedAuthFetch } from "./bounded-fetch.js";
 import { notLoopback } from "./loopback.js";
@@ -54,7 +54,7 @@ export async function startLogin(config: HttpConnectorConfig, store: TokenStore,
   const scope = config.oauth?.scope ?? undefined;
   try {
     const resourceMetadataUrl = await challenge(config.url, fetchFn);
-    const first = await auth(provider, { serverUrl: config.url, resourceMetadataUrl, fetchFn, scope });
+    const first = await auth(provider, { serverUrl: config.url, resourceMetadataUrl, fetchFn, scope, ...AUTH_OPTIONS });
     if (first === "AUTHORIZED") {
       receiver.close();
       return { kind: "authorized" };
@@ -62,7 +62,7 @@ export async function startLogin(config: HttpConnectorConfig, store: TokenStore,
     const url = provider.authorizationUrl;
     if (!url) throw new Error("the SDK asked for a login without an authorization URL");
     const done = receiver.result.then(async (cb) => {
-      const r = await auth(provider, { serverUrl: config.url, resourceMetadataUrl, fetchFn, scope, authorizationCode: cb.code, iss: cb.iss });
+      const r = await auth(provider, { serverUrl: config.url, resourceMetadataUrl, fetchFn, scope, authorizationCode: cb.code, iss: cb.iss, ...AUTH_OPTIONS });
       if (r !== "AUTHORIZED") throw new Error("the code exchange did not end in tokens");
     }).catch((e: unknown) => { throw failure(e); }).finally(() => receiver.close());
     done.catch(() => {}); // observed by whoever waits; never unhandled

@@ -21,6 +21,11 @@ import { MS_PER_SECOND } from "../support/format.js";
 import { DROPPED_ANSWER_CODE, HTTP_STATUS } from "../support/wire.js";
 import { needsLogin, refusedWithoutLogin } from "../auth/needs-login.js";
 import { oauthOffered } from "../auth/offered.js";
+import { core } from "../decisions/core.js";
+import { codeName } from "../decisions/code-names.js";
+import { connectorFacts } from "../decisions/facts/oauth.js";
+import { oauthUnauthorizedText } from "../decisions/messages.js";
+import { OAuthUnauthorized, ResourceMetadata } from "../decisions/generated/spec.js";
 
 /**
  * starting: an attempt to start is in progress (first or a retry); retrying: a start failed
@@ -179,6 +184,17 @@ export class Connector {
     this.attempts = 0;
     this.restarts = 0;
     await this.tryStart();
+  }
+
+  /**
+   * A plain 401 (no login provider judged it): what the core says it means (O5) for this
+   * connector's credentials, with no protected resource metadata sought. Never a login here: a
+   * connector atrium logs in to hears of one through its provider (NeedsLogin).
+   */
+  private unauthorized(details: Record<string, unknown>): AtriumError {
+    const meaning = core().oauthUnauthorized(connectorFacts(this.config).credentials, ResourceMetadata.not_found);
+    const name = codeName(OAuthUnauthorized, meaning);
+    return new AtriumError("auth_required", oauthUnauthorizedText[name === undefined || name === "needs_login" ? "invalid_facts" : name](this.id), { details });
   }
 
   /** The error for a connector that needs a login: not retryable; the next action is authorize_connector. */
@@ -393,11 +409,14 @@ export class Connector {
       void this.settleNeedsAuth();
       return this.loginRequired();
     }
-    if (refusedWithoutLogin(e)) return new AtriumError("auth_required", `${this.id} refused the request (HTTP 401) and offers no login; the operator must give it credentials in "headers"`, { details });
+    // A 401 the provider already had the core judge (O5: not a login), in the core's words.
+    const refused = refusedWithoutLogin(e);
+    if (refused) return new AtriumError("auth_required", oauthUnauthorizedText[codeName(OAuthUnauthorized, refused.meaning) ?? "invalid_facts"](this.id), { details });
     // A remote server's HTTP status (SdkHttpError carries it as `status`).
     if (e instanceof SdkHttpError) {
       if (e.status === HTTP_STATUS.tooManyRequests) return new AtriumError("rate_limited", `${this.id} is rate limiting calls (HTTP 429); wait and retry`, { details });
-      if (e.status === HTTP_STATUS.unauthorized || e.status === HTTP_STATUS.forbidden) return new AtriumError("auth_required", `${this.id} refused the credentials in its headers (HTTP ${e.status}); the operator must update them`, { details });
+      if (e.status === HTTP_STATUS.unauthorized) return this.unauthorized(details);
+      if (e.status === HTTP_STATUS.forbidden) return new AtriumError("auth_required", `${this.id} refused the credentials in its headers (HTTP ${e.status}); the operator must update them`, { details });
       if (e.status !== undefined && e.status >= HTTP_STATUS.serverError) return new AtriumError("unavailable", `${this.id} answered HTTP ${e.status}`, { details });
     }
     // A request that timed out or lost its connection (SDK 2: SdkError, no longer McpError -32001/-32000).

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass } from "./generated/spec.js";
+import type { OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -39,6 +39,13 @@ interface CoreExports {
   appResource(kind: number, appMime: number): number;
   approvalAsk(revision: number, elicitation: number, mark: number, grant: number, grantTool: number, grantKeys: number, grantRun: number, grantLeft: number, asked: number, askLimit: number, grantLimit: number): number;
   approvalReply(reply: number, offer: number, grantLimit: number): number;
+  oauthRedirect(scheme: number, host: number, userinfo: number, fragment: number): number;
+  oauthOffer(transport: number, credentials: number): number;
+  oauthUnauthorized(credentials: number, prm: number): number;
+  oauthChannel(revision: number, elicitation: number): number;
+  oauthResource(prm: number, origin: number, path: number): number;
+  oauthIssuer(match: number): number;
+  oauthRefresh(refreshToken: number, expiry: number, remainingMs: number, leadMs: number): number;
 }
 
 export interface HostFacts { ext: number; mime: number; appMime: boolean; override: number; fileFallback: boolean }
@@ -50,6 +57,12 @@ interface AppResultDecision { answer: AppResult; reason: AppResultReason }
 interface ApprovalFacts { revision: number; elicitation: number; mark: number; grant: number; grantTool: number; grantKeys: number; grantRun: number; grantLeft: number; asked: number; askLimit: number; grantLimit: number }
 interface ApprovalAskDecision { answer: ApprovalAsk; channel: ApprovalChannel; offer: ApprovalOffer }
 interface ApprovalReplyDecision { outcome: ApprovalOutcome; reason: ApprovalOutcomeReason; grant: number }
+/** The facts of a redirect URI (spec/oauth.md O1–O3); codes of the generated tables. */
+interface RedirectFacts { scheme: number; host: number; userinfo: number; fragment: number }
+/** The facts of protected resource metadata against the server URL (O7). */
+interface ResourceFacts { prm: number; origin: number; path: number }
+/** The facts of a stored token before a request (O9). */
+interface RefreshFacts { refreshToken: number; expiry: number; remainingMs: number; leadMs: number }
 
 export interface Core {
   mimeIsApp(mimeType: string): boolean;
@@ -90,6 +103,20 @@ export interface Core {
   approvalAsk(facts: ApprovalFacts): ApprovalAskDecision;
   /** P8–P10: what follows the person's answer (reply, the offer the question made, approval_grant_calls); `grant` is the calls a recorded grant covers. */
   approvalReply(reply: number, offer: number, grantLimit: number): ApprovalReplyDecision;
+  /** O1–O3: whether a login may send its authorization code to this redirect URI. */
+  oauthRedirect(facts: RedirectFacts): OAuthRedirect;
+  /** O4: whether atrium logs in to a connector (its transport, whether its headers hold credentials). */
+  oauthOffer(transport: number, credentials: number): OAuthOffer;
+  /** O5: what an HTTP 401 of a connector means (its credentials, whether protected resource metadata was found). */
+  oauthUnauthorized(credentials: number, prm: number): OAuthUnauthorized;
+  /** O6: how authorize_connector reaches the person (the request's revision, its host's elicitation fact). */
+  oauthChannel(revision: number, elicitation: number): OAuthChannel;
+  /** O7: whether protected resource metadata names this server. */
+  oauthResource(facts: ResourceFacts): OAuthResource;
+  /** O8: whether authorization server metadata names the server it came from. */
+  oauthIssuer(match: number): OAuthIssuer;
+  /** O9: whether a stored access token is refreshed before it is sent. */
+  oauthRefresh(facts: RefreshFacts): OAuthRefresh;
 }
 
 /** Thrown when the wasm traps; the instance is replaced before the throw, so the next call works. */
@@ -210,6 +237,13 @@ export function createCore(bytes: Uint8Array): Core {
         const p = x.approvalReply(i32(reply), i32(offer), f64(grantLimit));
         return { outcome: field(p, REPLY.outcome) as ApprovalOutcome, reason: field(p, REPLY.reason) as ApprovalOutcomeReason, grant: field(p, REPLY.grant) };
       }),
+    oauthRedirect: (f) => call("oauthRedirect", () => x.oauthRedirect(i32(f.scheme), i32(f.host), i32(f.userinfo), i32(f.fragment)) as OAuthRedirect),
+    oauthOffer: (transport, credentials) => call("oauthOffer", () => x.oauthOffer(i32(transport), i32(credentials)) as OAuthOffer),
+    oauthUnauthorized: (credentials, prm) => call("oauthUnauthorized", () => x.oauthUnauthorized(i32(credentials), i32(prm)) as OAuthUnauthorized),
+    oauthChannel: (revision, elicitation) => call("oauthChannel", () => x.oauthChannel(i32(revision), i32(elicitation)) as OAuthChannel),
+    oauthResource: (f) => call("oauthResource", () => x.oauthResource(i32(f.prm), i32(f.origin), i32(f.path)) as OAuthResource),
+    oauthIssuer: (match) => call("oauthIssuer", () => x.oauthIssuer(i32(match)) as OAuthIssuer),
+    oauthRefresh: (f) => call("oauthRefresh", () => x.oauthRefresh(i32(f.refreshToken), i32(f.expiry), f64(f.remainingMs), f64(f.leadMs)) as OAuthRefresh),
   };
 }
 

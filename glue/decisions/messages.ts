@@ -1,6 +1,6 @@
 // The one table that turns the core's codes into words for people and models.
 // Keyed by code name, so a code added to spec/ without a message fails typecheck.
-import type { AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName } from "./generated/spec.js";
+import type { OAuthIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName } from "./generated/spec.js";
 import { codeName } from "./code-names.js";
 import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck } from "./generated/spec.js";
 
@@ -79,6 +79,41 @@ export const approvalQuestionText = {
   choice: "Your answer",
   once: "Run this call once",
   rest: (calls: number) => `Run this call, and up to ${calls} more calls of this tool with the same argument names in this run, without asking`,
+};
+
+/** Why a redirect URI is or is not one a login's code may go to (spec/oauth.md O1–O3). */
+export const oauthRedirectText: Record<OAuthRedirectName, (uri: string) => string> = {
+  accepted: (uri) => `${JSON.stringify(uri)} is a loopback redirect URI`,
+  not_url: (uri) => `${JSON.stringify(uri)} is not a URL`,
+  not_http: (uri) => `${JSON.stringify(uri)} is not http://127.0.0.1:<port>/…: a login's code goes only to this machine's loopback address`,
+  not_loopback: (uri) => `${JSON.stringify(uri)} does not point at this machine (127.0.0.1): a login's code goes only to a loopback address`,
+  credentials_or_fragment: (uri) => `${JSON.stringify(uri)} carries credentials or a fragment`,
+  invalid_facts: (uri) => `${JSON.stringify(uri)} could not be judged as a redirect URI (its facts were out of range), so it is not loopback`,
+};
+
+/** What an HTTP 401 of a connector means (spec/oauth.md O5), said to the model and the operator. */
+export const oauthUnauthorizedText: Record<OAuthUnauthorizedName, (connector: string) => string> = {
+  needs_login: (connector) => `${connector} needs a person to log in`,
+  credentials_refused: (connector) => `${connector} refused the credentials in its headers (HTTP 401); the operator must update them`,
+  no_login_offered: (connector) => `${connector} refused the request (HTTP 401) and offers no login; the operator must give it credentials in "headers"`,
+  invalid_facts: (connector) => `${connector} refused the request (HTTP 401), and what that means could not be judged (facts out of range); the operator must check its credentials`,
+};
+
+/** Why a login refused protected resource metadata (spec/oauth.md O7); `accepted` and `no_indicator` are never shown as errors. */
+export const oauthResourceText: Record<OAuthResourceName, (resource: string, server: string) => string> = {
+  no_indicator: () => "no protected resource metadata: no resource indicator is sent",
+  accepted: (resource) => `protected resource ${resource} is this server`,
+  refused_origin: (resource, server) => `Protected resource ${resource} does not match expected ${server}: another origin (RFC 9728 §3.3); refused`,
+  refused_path: (resource, server) => `Protected resource ${resource} does not match expected ${server}: the server's path is not at or under it (RFC 9728 §3.3); refused`,
+  refused_unparsable: (resource, server) => `Protected resource ${resource} does not match expected ${server}: it is not a URL; refused`,
+  invalid_facts: (resource, server) => `Protected resource ${resource} does not match expected ${server}: its facts were out of range; refused`,
+};
+
+/** Why a login refused authorization server metadata (spec/oauth.md O8). */
+export const oauthIssuerText: Record<OAuthIssuerName, (fetchedFor: string, issuer: string) => string> = {
+  accepted: (fetchedFor) => `the metadata of ${fetchedFor} names its own issuer`,
+  refused: (fetchedFor, issuer) => `the authorization server metadata fetched from ${fetchedFor} names the issuer ${issuer}, another server (RFC 8414 §3.3); refused`,
+  invalid_facts: (fetchedFor) => `the issuer of the authorization server metadata fetched from ${fetchedFor} could not be judged (facts out of range); refused`,
 };
 
 const hostReasonText: Record<HostReasonName, string> = {

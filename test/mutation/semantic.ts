@@ -234,8 +234,14 @@ export const semanticMutants: SemanticMutant[] = [
   {
     name: "a URL-only host is asked",
     file: "assembly/approvals.ts",
-    find: "if (elicitation != ElicitationSupport.form) return packAsk(ApprovalAsk.refuse_no_elicitation, none, notOffered); // P2",
+    find: "if (elicitation != ElicitationSupport.form && elicitation != ElicitationSupport.form_and_url) return packAsk(ApprovalAsk.refuse_no_elicitation, none, notOffered); // P2",
     replace: "if (elicitation == ElicitationSupport.none || elicitation == ElicitationSupport.malformed) return packAsk(ApprovalAsk.refuse_no_elicitation, none, notOffered);",
+  },
+  {
+    name: "a host declaring form and URL elicitation is not asked",
+    file: "assembly/approvals.ts",
+    find: "if (elicitation != ElicitationSupport.form && elicitation != ElicitationSupport.form_and_url) return packAsk(ApprovalAsk.refuse_no_elicitation, none, notOffered); // P2",
+    replace: "if (elicitation != ElicitationSupport.form) return packAsk(ApprovalAsk.refuse_no_elicitation, none, notOffered);",
   },
   {
     name: "approvals per run off by one (one question more than the budget)",

@@ -3,7 +3,8 @@
 // Each property throws when it fails (fast-check's assert).
 import fc from "fast-check";
 import type { Core } from "../../glue/decisions/core.js";
-import { ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck } from "../../glue/decisions/generated/spec.js";
+import { redirectFacts } from "../../glue/decisions/facts/oauth.js";
+import { ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -24,7 +25,100 @@ const anyString = fc.oneof(
 const anyNumber = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(0, -0, 1e308, -1e308, Infinity, -Infinity, NaN, 2 ** 53, 2 ** 53 + 2));
 const anything = fc.oneof(fc.anything(), anyString, anyNumber);
 
+/** The loopback hosts O1 names, as WHATWG URL spells their hostnames. */
+const LOOPBACK_HOSTNAMES = ["127.0.0.1", "[::1]", "localhost"];
+const redirectUri = fc.oneof(
+  fc.webUrl({ withFragments: true, withQueryParameters: true }),
+  fc.tuple(fc.constantFrom("http", "https", "ftp", "HTTP"), fc.constantFrom("", "u@", "u:p@", ":p@"), fc.constantFrom(...LOOPBACK_HOSTNAMES, "127.0.0.2", "127.0.0.1.evil.example", "[::2]", "LOCALHOST", "0x7f.1"), fc.constantFrom("", ":0", ":8080"), fc.constantFrom("/", "/callback", "/cb?x=1"), fc.constantFrom("", "#", "#f")).map(([sch, ui, h, port, path, frag]) => `${sch}://${ui}${h}${port}${path}${frag}`),
+  fc.string(),
+);
+
 export const coreProperties: Property[] = [
+  {
+    name: "O1–O3: a login's code goes only to http on a loopback host without userinfo or fragment; anything else is refused, out-of-range facts as invalid_facts",
+    run: (core, o) => {
+      fc.assert(
+        fc.property(anyCode, anyCode, anyCode, anyCode, (scheme, host, userinfo, fragment) => {
+          const d = core.oauthRedirect({ scheme, host, userinfo, fragment });
+          if (!inRange(RedirectScheme, scheme) || !inRange(RedirectHost, host) || !inRange(UrlPart, userinfo) || !inRange(UrlPart, fragment)) return d === OAuthRedirect.invalid_facts;
+          const ok = scheme === RedirectScheme.http && host !== RedirectHost.other && userinfo === UrlPart.absent && fragment === UrlPart.absent;
+          return (d === OAuthRedirect.accepted) === ok && inRange(OAuthRedirect, d) && d !== OAuthRedirect.invalid_facts;
+        }),
+        o,
+      );
+      fc.assert(
+        fc.property(redirectUri, (uri) => {
+          if (core.oauthRedirect(redirectFacts(uri)) !== OAuthRedirect.accepted) return true;
+          const u = new URL(uri);
+          return u.protocol === "http:" && LOOPBACK_HOSTNAMES.includes(u.hostname) && u.username === "" && u.password === "" && u.hash === "";
+        }),
+        o,
+      );
+    },
+  },
+  {
+    name: "O4–O5: a connector with static credentials or a stdio one never gets a login; a 401 needs a login only without static credentials and with protected resource metadata found",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, anyCode, anyCode, (transport, credentials, prm) => {
+          const offer = core.oauthOffer(transport, credentials);
+          const meaning = core.oauthUnauthorized(credentials, prm);
+          const offerOk = !inRange(ConnectorTransport, transport) || !inRange(ConnectorCredentials, credentials)
+            ? offer === OAuthOffer.invalid_facts
+            : (offer === OAuthOffer.offered) === (transport === ConnectorTransport.http && credentials === ConnectorCredentials.none) && offer !== OAuthOffer.invalid_facts;
+          const meaningOk = !inRange(ConnectorCredentials, credentials) || !inRange(ResourceMetadata, prm)
+            ? meaning === OAuthUnauthorized.invalid_facts
+            : (meaning === OAuthUnauthorized.needs_login) === (credentials === ConnectorCredentials.none && prm === ResourceMetadata.found) &&
+              (meaning === OAuthUnauthorized.credentials_refused) === (credentials === ConnectorCredentials.static_header);
+          return offerOk && meaningOk;
+        }),
+        o,
+      ),
+  },
+  {
+    name: "O6: authorize_connector elicits in URL mode only on 2025-11-25 from a host that declared URL mode; otherwise it answers the URL",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, anyCode, (revision, elicitation) => {
+          const d = core.oauthChannel(revision, elicitation);
+          if (!inRange(Revision, revision) || !inRange(ElicitationSupport, elicitation)) return d === OAuthChannel.invalid_facts;
+          const url = revision === Revision.r2025_11_25 && (elicitation === ElicitationSupport.url_only || elicitation === ElicitationSupport.form_and_url);
+          return d === (url ? OAuthChannel.url_elicitation : OAuthChannel.answer_url);
+        }),
+        o,
+      ),
+  },
+  {
+    name: "O7–O8: metadata is accepted only when its resource is this server (same origin, covering path) and its issuer the server it came from",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, anyCode, anyCode, anyCode, (prm, origin, path, issuer) => {
+          const r = core.oauthResource({ prm, origin, path });
+          const i = core.oauthIssuer(issuer);
+          const rOk = !inRange(ResourceMetadata, prm) || !inRange(OriginMatch, origin) || !inRange(PathMatch, path)
+            ? r === OAuthResource.invalid_facts
+            : (r === OAuthResource.no_indicator) === (prm === ResourceMetadata.not_found) &&
+              (r === OAuthResource.accepted) === (prm === ResourceMetadata.found && origin === OriginMatch.same && path === PathMatch.covers);
+          const iOk = !inRange(IssuerMatch, issuer) ? i === OAuthIssuer.invalid_facts : (i === OAuthIssuer.accepted) === (issuer !== IssuerMatch.other) && i !== OAuthIssuer.invalid_facts;
+          return rOk && iOk;
+        }),
+        o,
+      ),
+  },
+  {
+    name: "O9: a token is refreshed first exactly when a refresh token is stored, its expiry is known and it expires within the lead",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, anyCode, fc.oneof(fc.integer({ min: -200000, max: 200000 }), anyNumber), fc.oneof(fc.integer({ min: -2, max: 200000 }), anyNumber), (refreshToken, expiry, remainingMs, leadMs) => {
+          const d = core.oauthRefresh({ refreshToken, expiry, remainingMs, leadMs });
+          const valid = inRange(UrlPart, refreshToken) && inRange(TokenExpiry, expiry) && Number.isFinite(remainingMs) && Number.isInteger(leadMs) && leadMs >= 0;
+          if (!valid) return d === OAuthRefresh.invalid_facts;
+          const refresh = refreshToken === UrlPart.present && expiry === TokenExpiry.known && remainingMs < leadMs;
+          return d === (refresh ? OAuthRefresh.refresh_first : OAuthRefresh.send_stored);
+        }),
+        o,
+      ),
+  },
   {
     name: "R6: demoting never yields read-only",
     run: (core, o) => fc.assert(fc.property(anyCode, anyCode, (ro, de) => core.classifyTool(ro, de, Operator.demote, Listing.settled).class === ToolClass.approval), o),
@@ -156,13 +250,14 @@ export const coreProperties: Property[] = [
           if (mark === ApprovalMark.outside_programs_only) return d.answer === ApprovalAsk.refuse_operator_outside_programs;
           const covered = grant === GrantState.held && grantTool === GrantMatch.same && grantKeys === GrantMatch.same && grantRun === GrantMatch.same && grantLeft >= 1;
           if ((d.answer === ApprovalAsk.run_granted) !== covered) return false;
+          const form = elicitation === ElicitationSupport.form || elicitation === ElicitationSupport.form_and_url;
           if (d.answer === ApprovalAsk.ask) {
-            if (elicitation !== ElicitationSupport.form || asked + 1 > askLimit) return false;
+            if (!form || asked + 1 > askLimit) return false;
             return d.channel === (revision === Revision.r2025_11_25 ? ApprovalChannel.elicitation_request : ApprovalChannel.input_required) && d.offer === (grantLimit >= 1 ? ApprovalOffer.offered : ApprovalOffer.not_offered);
           }
           if (d.channel !== ApprovalChannel.none || d.offer !== ApprovalOffer.not_offered) return false;
           if (covered) return true;
-          return d.answer === (elicitation !== ElicitationSupport.form ? ApprovalAsk.refuse_no_elicitation : ApprovalAsk.refuse_budget);
+          return d.answer === (!form ? ApprovalAsk.refuse_no_elicitation : ApprovalAsk.refuse_budget);
         }),
         o,
       );
@@ -258,6 +353,8 @@ export const coreProperties: Property[] = [
             x.appCall(a, b, c, d).reason, x.appResult(a, b, c).reason, x.appResource(a, b),
             x.approvalAsk({ revision: a, elicitation: b, mark: c, grant: d, grantTool: a, grantKeys: b, grantRun: c, grantLeft: d, asked: a, askLimit: b, grantLimit: c }).answer,
             x.approvalReply(a, b, c).reason,
+            x.oauthRedirect({ scheme: a, host: b, userinfo: c, fragment: d }), x.oauthOffer(a, b), x.oauthUnauthorized(c, d), x.oauthChannel(a, b),
+            x.oauthResource({ prm: a, origin: b, path: c }), x.oauthIssuer(d), x.oauthRefresh({ refreshToken: a, expiry: b, remainingMs: c, leadMs: d }),
           ];
           const checks = [x.limitAccepts(a, b), x.budgetCheck(a, b, c, d)];
           const room = x.budgetRoom(a, b, c);

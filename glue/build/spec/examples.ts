@@ -5,6 +5,8 @@ import type { Core } from "../../decisions/core.js";
 import { hostFacts, requestCapabilities, type DeliveryOverrideName } from "../../decisions/facts/host.js";
 import { hintOf } from "../../decisions/facts/annotations.js";
 import { appVisibilityOf } from "../../decisions/facts/app-ui.js";
+import { elicitationOf } from "../../decisions/facts/approval.js";
+import { issuerMatchOf, redirectFacts, resourceFacts } from "../../decisions/facts/oauth.js";
 import { checkManifest } from "../../views/manifest.js";
 import { codeOf, type Example, type Spec } from "./parse.js";
 import { codeName } from "../../decisions/code-names.js";
@@ -128,7 +130,26 @@ const approvals: Runner = (core, spec, g) => {
   return { answer: nameOf(spec, "ApprovalAsk", d.answer), channel: nameOf(spec, "ApprovalChannel", d.channel), offer: nameOf(spec, "ApprovalOffer", d.offer) };
 };
 
+/** spec/oauth.md: a string fact (a URI, a server URL, an issuer) goes through the glue's own fact extraction; codes go straight in. */
+const oauth: Runner = (core, spec, g) => {
+  const c = (t: string, v: unknown) => codeOf(spec, t, v);
+  if ("uri" in g) return { redirect: nameOf(spec, "OAuthRedirect", core.oauthRedirect(redirectFacts(g.uri))) };
+  if ("scheme" in g) return { redirect: nameOf(spec, "OAuthRedirect", core.oauthRedirect({ scheme: c("RedirectScheme", g.scheme), host: c("RedirectHost", g.host), userinfo: c("UrlPart", g.userinfo), fragment: c("UrlPart", g.fragment) })) };
+  if ("transport" in g) return { offer: nameOf(spec, "OAuthOffer", core.oauthOffer(c("ConnectorTransport", g.transport), c("ConnectorCredentials", g.credentials))) };
+  if ("credentials" in g) return { meaning: nameOf(spec, "OAuthUnauthorized", core.oauthUnauthorized(c("ConnectorCredentials", g.credentials), c("ResourceMetadata", g.prm))) };
+  if ("revision" in g) {
+    const elicitation = "capabilities" in g ? elicitationOf(g.capabilities) : c("ElicitationSupport", g.elicitation);
+    return { channel: nameOf(spec, "OAuthChannel", core.oauthChannel(c("Revision", g.revision), elicitation)) };
+  }
+  if ("serverUrl" in g) return { resource: nameOf(spec, "OAuthResource", core.oauthResource(resourceFacts(g.serverUrl, g.resource))) };
+  if ("prm" in g) return { resource: nameOf(spec, "OAuthResource", core.oauthResource({ prm: c("ResourceMetadata", g.prm), origin: c("OriginMatch", g.resourceOrigin), path: c("PathMatch", g.resourcePath) })) };
+  if ("asUrl" in g) return { metadata: nameOf(spec, "OAuthIssuer", core.oauthIssuer(issuerMatchOf(g.asUrl, "issuer" in g ? { issuer: g.issuer } : undefined))) };
+  if ("issuerMatch" in g) return { metadata: nameOf(spec, "OAuthIssuer", core.oauthIssuer(c("IssuerMatch", g.issuerMatch))) };
+  return { refresh: nameOf(spec, "OAuthRefresh", core.oauthRefresh({ refreshToken: c("UrlPart", g.refreshToken), expiry: c("TokenExpiry", g.expiry), remainingMs: num(g.remainingMs), leadMs: num(g.leadMs) })) };
+};
+
 const RUNNERS: Record<string, Runner> = {
+  "oauth.md": oauth,
   "approvals.md": approvals,
   "app-calls.md": apps,
   "host-detection.md": host,

@@ -7,14 +7,16 @@ import { isJsonObject } from "../../support/json-object.js";
 
 /**
  * The `elicitation` fact from the capabilities of the host deciding the request (H13): absent →
- * none; an empty object (2025-11-25's form mode by default) or one holding `form` → form; an
- * object holding `url` only → url_only; anything else → malformed.
+ * none; an object holding both `form` and `url` → form_and_url; an empty object (2025-11-25's
+ * form mode by default) or one holding `form` → form; an object holding `url` only → url_only;
+ * anything else → malformed. spec/approvals.md P1–P2 and spec/oauth.md O6 read the same fact.
  */
 export function elicitationOf(capabilities: unknown): ElicitationSupport {
   if (!isJsonObject(capabilities) || !Object.hasOwn(capabilities, "elicitation") || capabilities.elicitation === undefined) return ElicitationSupport.none;
   const e = capabilities.elicitation;
   if (!isJsonObject(e)) return ElicitationSupport.malformed;
   const keys = Object.keys(e);
+  if (Object.hasOwn(e, "form") && Object.hasOwn(e, "url")) return ElicitationSupport.form_and_url;
   if (keys.length === 0 || Object.hasOwn(e, "form")) return ElicitationSupport.form;
   if (keys.length === 1 && keys[0] === "url") return ElicitationSupport.url_only;
   return ElicitationSupport.malformed;

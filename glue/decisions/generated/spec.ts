@@ -79,7 +79,8 @@ export const ElicitationSupport = {
   none: 0,
   form: 1,
   url_only: 2,
-  malformed: 3
+  malformed: 3,
+  form_and_url: 4
 } as const;
 export type ElicitationSupport = (typeof ElicitationSupport)[keyof typeof ElicitationSupport];
 export type ElicitationSupportName = keyof typeof ElicitationSupport;
@@ -357,6 +358,147 @@ export const AppOnly = {
 } as const;
 export type AppOnly = (typeof AppOnly)[keyof typeof AppOnly];
 export type AppOnlyName = keyof typeof AppOnly;
+
+export const RedirectScheme = {
+  http: 0,
+  https: 1,
+  other: 2,
+  unparsable: 3
+} as const;
+export type RedirectScheme = (typeof RedirectScheme)[keyof typeof RedirectScheme];
+export type RedirectSchemeName = keyof typeof RedirectScheme;
+
+export const RedirectHost = {
+  ipv4_loopback: 0,
+  ipv6_loopback: 1,
+  localhost: 2,
+  other: 3
+} as const;
+export type RedirectHost = (typeof RedirectHost)[keyof typeof RedirectHost];
+export type RedirectHostName = keyof typeof RedirectHost;
+
+export const UrlPart = {
+  absent: 0,
+  present: 1
+} as const;
+export type UrlPart = (typeof UrlPart)[keyof typeof UrlPart];
+export type UrlPartName = keyof typeof UrlPart;
+
+export const OAuthRedirect = {
+  accepted: 0,
+  not_url: 1,
+  not_http: 2,
+  not_loopback: 3,
+  credentials_or_fragment: 4,
+  invalid_facts: 5
+} as const;
+export type OAuthRedirect = (typeof OAuthRedirect)[keyof typeof OAuthRedirect];
+export type OAuthRedirectName = keyof typeof OAuthRedirect;
+
+export const ConnectorTransport = {
+  stdio: 0,
+  http: 1
+} as const;
+export type ConnectorTransport = (typeof ConnectorTransport)[keyof typeof ConnectorTransport];
+export type ConnectorTransportName = keyof typeof ConnectorTransport;
+
+export const ConnectorCredentials = {
+  none: 0,
+  static_header: 1
+} as const;
+export type ConnectorCredentials = (typeof ConnectorCredentials)[keyof typeof ConnectorCredentials];
+export type ConnectorCredentialsName = keyof typeof ConnectorCredentials;
+
+export const OAuthOffer = {
+  offered: 0,
+  static_credentials: 1,
+  not_remote: 2,
+  invalid_facts: 3
+} as const;
+export type OAuthOffer = (typeof OAuthOffer)[keyof typeof OAuthOffer];
+export type OAuthOfferName = keyof typeof OAuthOffer;
+
+export const ResourceMetadata = {
+  not_found: 0,
+  found: 1
+} as const;
+export type ResourceMetadata = (typeof ResourceMetadata)[keyof typeof ResourceMetadata];
+export type ResourceMetadataName = keyof typeof ResourceMetadata;
+
+export const OAuthUnauthorized = {
+  needs_login: 0,
+  credentials_refused: 1,
+  no_login_offered: 2,
+  invalid_facts: 3
+} as const;
+export type OAuthUnauthorized = (typeof OAuthUnauthorized)[keyof typeof OAuthUnauthorized];
+export type OAuthUnauthorizedName = keyof typeof OAuthUnauthorized;
+
+export const OAuthChannel = {
+  answer_url: 0,
+  url_elicitation: 1,
+  invalid_facts: 2
+} as const;
+export type OAuthChannel = (typeof OAuthChannel)[keyof typeof OAuthChannel];
+export type OAuthChannelName = keyof typeof OAuthChannel;
+
+export const OriginMatch = {
+  same: 0,
+  other: 1,
+  unparsable: 2
+} as const;
+export type OriginMatch = (typeof OriginMatch)[keyof typeof OriginMatch];
+export type OriginMatchName = keyof typeof OriginMatch;
+
+export const PathMatch = {
+  covers: 0,
+  other: 1
+} as const;
+export type PathMatch = (typeof PathMatch)[keyof typeof PathMatch];
+export type PathMatchName = keyof typeof PathMatch;
+
+export const OAuthResource = {
+  no_indicator: 0,
+  accepted: 1,
+  refused_origin: 2,
+  refused_path: 3,
+  refused_unparsable: 4,
+  invalid_facts: 5
+} as const;
+export type OAuthResource = (typeof OAuthResource)[keyof typeof OAuthResource];
+export type OAuthResourceName = keyof typeof OAuthResource;
+
+export const IssuerMatch = {
+  no_metadata: 0,
+  exact: 1,
+  slash_trimmed: 2,
+  other: 3
+} as const;
+export type IssuerMatch = (typeof IssuerMatch)[keyof typeof IssuerMatch];
+export type IssuerMatchName = keyof typeof IssuerMatch;
+
+export const OAuthIssuer = {
+  accepted: 0,
+  refused: 1,
+  invalid_facts: 2
+} as const;
+export type OAuthIssuer = (typeof OAuthIssuer)[keyof typeof OAuthIssuer];
+export type OAuthIssuerName = keyof typeof OAuthIssuer;
+
+export const TokenExpiry = {
+  unknown: 0,
+  known: 1
+} as const;
+export type TokenExpiry = (typeof TokenExpiry)[keyof typeof TokenExpiry];
+export type TokenExpiryName = keyof typeof TokenExpiry;
+
+export const OAuthRefresh = {
+  send_stored: 0,
+  refresh_first: 1,
+  invalid_facts: 2
+} as const;
+export type OAuthRefresh = (typeof OAuthRefresh)[keyof typeof OAuthRefresh];
+export type OAuthRefreshName = keyof typeof OAuthRefresh;
 
 export const Hint = {
   absent: 0,

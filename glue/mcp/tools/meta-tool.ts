@@ -10,13 +10,21 @@ import type { SandboxPool } from "../../sandbox/pool.js";
 import type { HostDecision } from "../../decisions/core.js";
 import type { QuestionChannel } from "../../calls/approvals.js";
 import type { Authorizer } from "../../auth/authorizer.js";
+import type { ElicitationSupport, Revision } from "../../decisions/generated/spec.js";
 
-/** Elicitation toward the host of this request: whether it takes URL mode, and the request that asks. */
+/**
+ * Elicitation toward the host of this request: the facts the core judges it by (spec/oauth.md O6:
+ * the request's revision, the `elicitation` fact of its host, H13) and, where the revision has a
+ * server-to-client request to carry one (2025-11-25), `send`: the request that asks.
+ */
 interface ElicitPort {
-  urlMode: boolean;
-  ask(params: { mode: "url"; url: string; message: string; elicitationId: string }, signal: AbortSignal): Promise<{ action: "accept" | "decline" | "cancel" }>;
-  /** Tells the host that the URL-mode elicitation `elicitationId` is complete. */
-  complete(elicitationId: string): Promise<void>;
+  revision: Revision;
+  elicitation: ElicitationSupport;
+  send?: {
+    ask(params: { mode: "url"; url: string; message: string; elicitationId: string }, signal: AbortSignal): Promise<{ action: "accept" | "decline" | "cancel" }>;
+    /** Tells the host that the URL-mode elicitation `elicitationId` is complete. */
+    complete(elicitationId: string): Promise<void>;
+  };
 }
 
 export interface ToolContext {
@@ -36,8 +44,8 @@ export interface ToolContext {
   retry: { state: unknown; responses?: Record<string, unknown> };
   /** Logins of remote connectors (authorize_connector). */
   authorizer: Authorizer;
-  /** Elicitation toward this request's host; undefined where the revision has none to send. */
-  elicit?: ElicitPort;
+  /** Elicitation toward this request's host: its facts, and the request that asks where the revision has one. */
+  elicit: ElicitPort;
   /** Set when the request carries a progress token. */
   progress?: (completed: number) => void;
 }

@@ -1,0 +1,64 @@
+// Logins of remote connectors (spec/oauth.md, O1–O10). Fails closed: facts out of range answer
+// invalid_facts, which the glue treats as the answer that grants nothing.
+import { ConnectorCredentials, ConnectorTransport, ElicitationSupport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, Revision, TokenExpiry, UrlPart } from "./generated/spec";
+
+function isPart(v: i32): bool {
+  return v >= UrlPart.absent && v <= UrlPart.present;
+}
+
+/** O1–O3: whether a login may send its code to a redirect URI with these facts. */
+export function oauthRedirect(scheme: i32, host: i32, userinfo: i32, fragment: i32): i32 {
+  if (scheme < RedirectScheme.http || scheme > RedirectScheme.unparsable || host < RedirectHost.ipv4_loopback || host > RedirectHost.other || !isPart(userinfo) || !isPart(fragment)) return OAuthRedirect.invalid_facts; // O3
+  if (scheme == RedirectScheme.unparsable) return OAuthRedirect.not_url; // O2
+  if (scheme != RedirectScheme.http) return OAuthRedirect.not_http; // O2
+  if (host == RedirectHost.other) return OAuthRedirect.not_loopback; // O2
+  if (userinfo == UrlPart.present || fragment == UrlPart.present) return OAuthRedirect.credentials_or_fragment; // O2
+  return OAuthRedirect.accepted; // O1
+}
+
+/** O4: whether atrium logs in to a connector of this transport and these credentials. */
+export function oauthOffer(transport: i32, credentials: i32): i32 {
+  if (transport < ConnectorTransport.stdio || transport > ConnectorTransport.http || credentials < ConnectorCredentials.none || credentials > ConnectorCredentials.static_header) return OAuthOffer.invalid_facts; // O10
+  if (transport != ConnectorTransport.http) return OAuthOffer.not_remote;
+  if (credentials == ConnectorCredentials.static_header) return OAuthOffer.static_credentials;
+  return OAuthOffer.offered;
+}
+
+/** O5: what an HTTP 401 of a connector means. */
+export function oauthUnauthorized(credentials: i32, prm: i32): i32 {
+  if (credentials < ConnectorCredentials.none || credentials > ConnectorCredentials.static_header || prm < ResourceMetadata.not_found || prm > ResourceMetadata.found) return OAuthUnauthorized.invalid_facts; // O10
+  if (credentials == ConnectorCredentials.static_header) return OAuthUnauthorized.credentials_refused;
+  if (prm == ResourceMetadata.found) return OAuthUnauthorized.needs_login;
+  return OAuthUnauthorized.no_login_offered;
+}
+
+/** O6: how authorize_connector reaches the person. */
+export function oauthChannel(revision: i32, elicitation: i32): i32 {
+  if (revision < Revision.r2025_11_25 || revision > Revision.r2026_07_28 || elicitation < ElicitationSupport.none || elicitation > ElicitationSupport.form_and_url) return OAuthChannel.invalid_facts; // O10
+  if (revision == Revision.r2025_11_25 && (elicitation == ElicitationSupport.url_only || elicitation == ElicitationSupport.form_and_url)) return OAuthChannel.url_elicitation;
+  return OAuthChannel.answer_url;
+}
+
+/** O7: whether protected resource metadata names this server. */
+export function oauthResource(prm: i32, origin: i32, path: i32): i32 {
+  if (prm < ResourceMetadata.not_found || prm > ResourceMetadata.found || origin < OriginMatch.same || origin > OriginMatch.unparsable || path < PathMatch.covers || path > PathMatch.other) return OAuthResource.invalid_facts; // O10
+  if (prm == ResourceMetadata.not_found) return OAuthResource.no_indicator;
+  if (origin == OriginMatch.unparsable) return OAuthResource.refused_unparsable;
+  if (origin != OriginMatch.same) return OAuthResource.refused_origin;
+  if (path != PathMatch.covers) return OAuthResource.refused_path;
+  return OAuthResource.accepted;
+}
+
+/** O8: whether authorization server metadata names the server it was fetched for. */
+export function oauthIssuer(match: i32): i32 {
+  if (match < IssuerMatch.no_metadata || match > IssuerMatch.other) return OAuthIssuer.invalid_facts; // O10
+  if (match == IssuerMatch.other) return OAuthIssuer.refused;
+  return OAuthIssuer.accepted;
+}
+
+/** O9: whether a stored access token is refreshed before it is sent. */
+export function oauthRefresh(refreshToken: i32, expiry: i32, remainingMs: f64, leadMs: f64): i32 {
+  if (!isPart(refreshToken) || expiry < TokenExpiry.unknown || expiry > TokenExpiry.known || !isFinite<f64>(remainingMs) || !isFinite<f64>(leadMs) || Math.floor(leadMs) != leadMs || leadMs < 0) return OAuthRefresh.invalid_facts; // O10
+  if (refreshToken == UrlPart.present && expiry == TokenExpiry.known && remainingMs < leadMs) return OAuthRefresh.refresh_first;
+  return OAuthRefresh.send_stored;
+}

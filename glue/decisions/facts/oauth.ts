@@ -1,0 +1,72 @@
+// Reduces what a remote connector's login looks like to the facts of spec/oauth.md: a redirect
+// URI's parts (O1–O3), the connector's transport and credentials (O4–O5), whether protected
+// resource metadata was found (O5, O7), the metadata's `resource` against the server URL (O7),
+// the authorization server metadata's `issuer` against the URL it came from (O8), a stored
+// token's expiry (O9). The host's elicitation fact (O6) is approvals' `elicitationOf`. Shapes
+// only; the core decides what they mean.
+import { ConnectorCredentials, ConnectorTransport, IssuerMatch, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart } from "../generated/spec.js";
+
+const LOOPBACK: Readonly<Record<string, RedirectHost>> = { "127.0.0.1": RedirectHost.ipv4_loopback, "[::1]": RedirectHost.ipv6_loopback, localhost: RedirectHost.localhost };
+
+const parse = (text: unknown): URL | undefined => {
+  if (typeof text !== "string") return undefined;
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+};
+const part = (present: boolean): UrlPart => (present ? UrlPart.present : UrlPart.absent);
+
+/** O1–O3: a redirect URI's scheme, host kind, and whether it carries userinfo or a (non-empty) fragment. */
+export function redirectFacts(uri: unknown): { scheme: RedirectScheme; host: RedirectHost; userinfo: UrlPart; fragment: UrlPart } {
+  const u = parse(uri);
+  if (!u) return { scheme: RedirectScheme.unparsable, host: RedirectHost.other, userinfo: UrlPart.absent, fragment: UrlPart.absent };
+  const scheme = u.protocol === "http:" ? RedirectScheme.http : u.protocol === "https:" ? RedirectScheme.https : RedirectScheme.other;
+  const host = Object.hasOwn(LOOPBACK, u.hostname) ? LOOPBACK[u.hostname] : RedirectHost.other;
+  return { scheme, host, userinfo: part(u.username !== "" || u.password !== ""), fragment: part(u.hash !== "") };
+}
+
+/** O4–O5: a connector's transport, and whether its configured headers set `Authorization` (in any case). */
+export function connectorFacts(config: { kind: string; headers?: Record<string, string> }): { transport: ConnectorTransport; credentials: ConnectorCredentials } {
+  const transport = config.kind === "http" ? ConnectorTransport.http : ConnectorTransport.stdio;
+  const header = Object.keys(config.headers ?? {}).some((h) => h.toLowerCase() === "authorization");
+  return { transport, credentials: header ? ConnectorCredentials.static_header : ConnectorCredentials.none };
+}
+
+/** O5, O7: whether protected resource metadata was found. */
+export const prmOf = (metadata: unknown): ResourceMetadata => (metadata === undefined || metadata === null ? ResourceMetadata.not_found : ResourceMetadata.found);
+
+/** A path compared as a directory: with one trailing `/`. */
+const asDir = (path: string) => (path.endsWith("/") ? path : `${path}/`);
+
+/**
+ * O7: protected resource metadata's `resource` against the server URL (its fragment dropped):
+ * whether metadata was found (its `resource` is required, so undefined means none), the origins compared, and whether the server's path lies at or under the
+ * resource's (each with a trailing `/`; the resource's path no longer than the server's).
+ */
+export function resourceFacts(serverUrl: string | URL, resource: unknown): { prm: ResourceMetadata; origin: OriginMatch; path: PathMatch } {
+  const server = new URL(serverUrl);
+  server.hash = "";
+  const r = parse(resource);
+  const prm = prmOf(resource);
+  if (!r) return { prm, origin: OriginMatch.unparsable, path: PathMatch.other };
+  const covers = server.pathname.length >= r.pathname.length && asDir(server.pathname).startsWith(asDir(r.pathname));
+  return { prm, origin: r.origin === server.origin ? OriginMatch.same : OriginMatch.other, path: covers ? PathMatch.covers : PathMatch.other };
+}
+
+/** O8: authorization server metadata's `issuer` against the URL it was fetched for (no metadata: `no_metadata`). */
+export function issuerMatchOf(fetchedFor: string, metadata: { issuer?: unknown } | undefined): IssuerMatch {
+  if (metadata === undefined) return IssuerMatch.no_metadata;
+  const issuer = metadata.issuer;
+  if (issuer === fetchedFor) return IssuerMatch.exact;
+  if (fetchedFor.endsWith("/") && issuer === fetchedFor.slice(0, -1)) return IssuerMatch.slash_trimmed;
+  return IssuerMatch.other;
+}
+
+/** O9: a stored token's facts at `now`: a refresh token held, its expiry known, the time left (0 when unknown). */
+export function refreshFacts(record: { tokens?: { refresh_token?: string }; expiresAt?: number } | undefined, now: number, leadMs: number): { refreshToken: UrlPart; expiry: TokenExpiry; remainingMs: number; leadMs: number } {
+  const expiresAt = record?.expiresAt;
+  const known = typeof expiresAt === "number";
+  return { refreshToken: part(Boolean(record?.tokens?.refresh_token)), expiry: known ? TokenExpiry.known : TokenExpiry.unknown, remainingMs: known ? expiresAt - now : 0, leadMs };
+}
