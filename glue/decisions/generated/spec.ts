@@ -637,6 +637,8 @@ export const ACTIVITY_LINES_DEFAULT = 50;
 export const ACTIVITY_LINES_MAX = 100000;
 /** 250 ms: How often atrium log --follow looks for new lines (polling works on every file system, unlike file watching) */
 export const ACTIVITY_FOLLOW_POLL_MS = 250;
+/** 1024 lines: Lines waiting to be appended; past it (a disk slower than the events) a new line is dropped rather than held in memory */
+export const ACTIVITY_QUEUE_LINES_MAX = 1024;
 /** 500 characters: reason a program passes to atrium.call (shown to the person in the question, never forwarded); a longer one is refused as invalid_args */
 export const APPROVAL_REASON_CHARS_MAX = 500;
 /** 2000 characters: The call's arguments as JSON in the question; longer ones are cut there, with their full length stated */

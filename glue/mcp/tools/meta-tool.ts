@@ -10,6 +10,7 @@ import type { SandboxPool } from "../../sandbox/pool.js";
 import type { HostDecision } from "../../decisions/core.js";
 import type { QuestionChannel } from "../../calls/approvals.js";
 import type { Authorizer } from "../../auth/authorizer.js";
+import type { ActivitySink } from "../../activity/events.js";
 
 /** Elicitation toward the host of this request: whether it takes URL mode, and the request that asks. */
 interface ElicitPort {
@@ -40,6 +41,10 @@ export interface ToolContext {
   elicit?: ElicitPort;
   /** Set when the request carries a progress token. */
   progress?: (completed: number) => void;
+  /** Where events go (glue/activity/): the activity log, or nowhere. */
+  activity: ActivitySink;
+  /** The request's own `_meta`, as the client sent it (unread by the server). */
+  requestMeta?: Record<string, unknown>;
 }
 
 export interface MetaTool<S extends z.ZodType = z.ZodType, K extends keyof ToolContext = keyof ToolContext> {
