@@ -91,14 +91,22 @@ class Writer {
     } catch (err) {
       this.broken = true;
       this.queue = [];
-      await this.close();
       this.warn(`atrium: the activity log in ${this.dir} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); atrium goes on serving without it`);
     }
   }
 
-  /** Writes `lines` in order, starting a new file before a line that would take the current one past its size. */
+  /** Writes `lines` in order, starting a new file before a line that would take the current one past its size.
+   * The file is opened by name for each drain, so a rotation by another atrium process (two hosts, one state directory) is followed. */
   private async append(lines: string[]): Promise<void> {
-    if (!this.file) await this.open();
+    await this.open();
+    try {
+      await this.appendOpen(lines);
+    } finally {
+      await this.close();
+    }
+  }
+
+  private async appendOpen(lines: string[]): Promise<void> {
     let chunk = "";
     let chunkBytes = 0;
     for (const line of lines) {
