@@ -10,18 +10,18 @@
 export type CallPath = "direct" | "program" | "view" | "app";
 /** What happened to a connector, as its state changed (connector-watch.ts). */
 export type ConnectorChange = "start" | "crash" | "restart" | "needs_auth" | "failed" | "stopped";
-export type ApprovalStep = "asked" | "given" | "declined";
+type ApprovalStep = "asked" | "given" | "declined";
 
-export interface MetaToolEvent { event: "meta_tool"; tool: string; outcome: string; durationMs: number }
-export interface CallEvent { event: "call"; connector: string; tool: string; path: CallPath; outcome: string; durationMs: number; resultBytes: number }
-export interface ApprovalEvent { event: `approval_${ApprovalStep}`; connector: string; tool: string; reason?: string }
-export interface ConnectorEvent { event: `connector_${ConnectorChange}`; connector: string; state: string; attempt: number }
-export interface QuarantineEvent { event: "quarantine"; connector: string; tool: string; reason: string }
-export interface ConfigReloadEvent { event: "config_reload"; outcome: "ok" | "error"; added: string[]; removed: string[]; restarted: string[]; errorPath?: string }
+interface MetaToolEvent { event: "meta_tool"; tool: string; outcome: string; durationMs: number }
+interface CallEvent { event: "call"; connector: string; tool: string; path: CallPath; outcome: string; durationMs: number; resultBytes: number }
+interface ApprovalEvent { event: `approval_${ApprovalStep}`; connector: string; tool: string; reason?: string }
+interface ConnectorEvent { event: `connector_${ConnectorChange}`; connector: string; state: string; attempt: number }
+interface QuarantineEvent { event: "quarantine"; connector: string; tool: string; reason: string }
+interface ConfigReloadEvent { event: "config_reload"; outcome: "ok" | "error"; added: string[]; removed: string[]; restarted: string[]; errorPath?: string }
 export type ActivityEvent = MetaToolEvent | CallEvent | ApprovalEvent | ConnectorEvent | QuarantineEvent | ConfigReloadEvent;
 
 /** A config reload as the watcher saw it: applied (which connectors changed), or refused (the path of the first error, "" for the file). */
-export type ReloadOutcome = { ok: true; added: string[]; removed: string[]; restarted: string[] } | { ok: false; errorPath: string };
+type ReloadOutcome = { ok: true; added: string[]; removed: string[]; restarted: string[] } | { ok: false; errorPath: string };
 
 /** Where events go. Every method returns at once and never throws: the log never stops serving. */
 export interface ActivitySink {
