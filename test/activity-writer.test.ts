@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { openActivityLog } from "../glue/activity/log.js";
-import { ACTIVITY_FILES_KEPT, APP_TOOL_NAME_CHARS_MAX, CONNECTOR_ID_CHARS_MAX } from "../glue/decisions/generated/spec.js";
+import { ACTIVITY_FILES_KEPT, ACTIVITY_QUEUE_LINES_MAX, APP_TOOL_NAME_CHARS_MAX, CONNECTOR_ID_CHARS_MAX } from "../glue/decisions/generated/spec.js";
 import { validateConfig } from "../glue/config/validate.js";
 import { core } from "../glue/decisions/core.js";
 
@@ -90,6 +90,21 @@ describe("the activity log writer", () => {
     expect(kept.at(-1)).toBe(total - 1);
     expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => total - kept.length + i));
     expect(kept.length).toBeLessThan(total);
+  });
+
+  it("holds at most ACTIVITY_QUEUE_LINES_MAX lines waiting for the disk: a burst beyond them is dropped, not buffered", async () => {
+    const log = openActivityLog(dir);
+    const sent = ACTIVITY_QUEUE_LINES_MAX * 3;
+    for (let i = 0; i < sent; i++) log.metaTool("search_tools", "ok", i);
+    await log.flush();
+    const written = linesOf(join(dir, "activity", "activity.log"));
+    // The first line went to the disk at once; the queue took the next ACTIVITY_QUEUE_LINES_MAX.
+    expect(written.length).toBe(ACTIVITY_QUEUE_LINES_MAX + 1);
+    expect(written.map((l) => l.durationMs)).toEqual(Array.from({ length: written.length }, (_, i) => i));
+    // And once drained it takes lines again.
+    log.metaTool("skills", "ok", 1);
+    await log.flush();
+    expect(linesOf(join(dir, "activity", "activity.log")).at(-1).tool).toBe("skills");
   });
 
   it("a directory that cannot be written costs one warning, never a throw, and later events are dropped", async () => {
