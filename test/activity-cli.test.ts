@@ -1,8 +1,8 @@
 // `atrium log` as a child process over a log written by the real writer: readable lines, the
 // --connector filter, --lines, garbled, foreign and overlong lines skipped, control characters
-// never reaching the terminal, and --follow printing a line added after it started.
+// never reaching the terminal, and --follow printing lines added after it started, across a rotation.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { mkdtempSync, rmSync, appendFileSync } from "node:fs";
+import { mkdtempSync, rmSync, appendFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { execFileSync, spawn } from "node:child_process";
@@ -81,10 +81,17 @@ describe("atrium log", () => {
       log.call({ connector: "other", tool: "t", path: "direct", outcome: "ok", durationMs: 1, resultBytes: 1 });
       await log.flush();
       await seen("connector_crash");
+      // A rotation under it: the next event lands in a new activity.log, read from its start.
+      const small = openActivityLog(state, { fileBytes: ACTIVITY_LINE_BYTES_MAX });
+      small.connector("restart", "late", "ready", 1);
+      await small.flush();
+      expect(existsSync(join(state, "activity", "activity.1.log"))).toBe(true);
+      await seen("connector_restart");
       const lines = out.trimEnd().split("\n");
-      expect(lines).toHaveLength(2);
+      expect(lines).toHaveLength(3);
       expect(lines[0]).toMatch(/ connector_start {2}late {2}state ready {2}attempt 1$/);
       expect(lines[1]).toMatch(/ connector_crash {2}late {2}state restarting {2}attempt 1$/);
+      expect(lines[2]).toMatch(/ connector_restart {2}late {2}state ready {2}attempt 1$/);
     } finally {
       child.kill();
     }

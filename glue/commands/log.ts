@@ -6,7 +6,7 @@
 // loses its control characters (a file someone else edited cannot drive the terminal).
 // --follow then polls the current file every ACTIVITY_FOLLOW_POLL_MS and prints what is added,
 // starting over when the file is rotated.
-import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { ACTIVITY_FILE_BYTES_MAX, ACTIVITY_FOLLOW_POLL_MS, ACTIVITY_LINE_BYTES_MAX, ACTIVITY_LINES_DEFAULT } from "../decisions/generated/spec.js";
 import { ACTIVITY_DIR, activityFiles } from "../activity/log.js";
@@ -21,8 +21,10 @@ export function logCommand(flags: Flags): number | undefined {
   const count = typeof flags.lines === "string" ? Number(flags.lines) : ACTIVITY_LINES_DEFAULT;
   const keep = (l: Line) => connector === undefined || l.connector === connector;
   const shown: string[] = [];
+  let last = { text: "", size: 0, ino: -1 };
   for (const file of activityFiles(dir)) {
-    for (const l of parsed(tail(file))) {
+    last = tail(file);
+    for (const l of parsed(last.text)) {
       if (!keep(l)) continue;
       shown.push(readable(l));
       if (shown.length > count) shown.shift();
@@ -31,21 +33,25 @@ export function logCommand(flags: Flags): number | undefined {
   if (shown.length) process.stdout.write(`${shown.join("\n")}\n`);
   else if (!flags.follow) process.stderr.write(`atrium log: no events${connector === undefined ? "" : ` of connector ${connector}`} in ${dir}\n`);
   if (!flags.follow) return 0;
-  follow(activityFiles(dir).at(-1)!, keep);
+  // Following goes on from where the read of the current file ended, so no line falls between.
+  follow(activityFiles(dir).at(-1)!, keep, { ino: last.ino, offset: last.size });
   return undefined; // runs until interrupted
 }
 
-/** The last ACTIVITY_FILE_BYTES_MAX bytes of a file ("" when it is missing or unreadable), from a whole line on. */
-function tail(file: string): string {
+/** The last ACTIVITY_FILE_BYTES_MAX bytes of a file (none when it is missing or unreadable), from a whole line on, up to its last whole line; and where that ends. */
+function tail(file: string): { text: string; size: number; ino: number } {
   let fd: number | undefined;
   try {
     fd = openSync(file, "r");
-    const size = fstatSync(fd).size;
-    const from = Math.max(0, size - ACTIVITY_FILE_BYTES_MAX);
-    const text = read(fd, from, size - from);
-    return from > 0 ? text.slice(text.indexOf("\n") + 1) : text;
+    const st = fstatSync(fd);
+    const from = Math.max(0, st.size - ACTIVITY_FILE_BYTES_MAX);
+    let text = read(fd, from, st.size - from);
+    if (from > 0) text = text.slice(text.indexOf("\n") + 1);
+    // A line still being written is left to --follow.
+    const end = text.lastIndexOf("\n") + 1;
+    return { text: text.slice(0, end), size: st.size - Buffer.byteLength(text.slice(end)), ino: st.ino };
   } catch {
-    return "";
+    return { text: "", size: 0, ino: -1 };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -92,8 +98,7 @@ export function readable(l: Line): string {
 }
 
 /** Prints the lines added to `file` from its current end on; a file that shrank or was replaced (rotation) is read from its start. */
-function follow(file: string, keep: (l: Line) => boolean): void {
-  const at = (() => { try { const s = statSync(file); return { ino: s.ino, offset: s.size }; } catch { return { ino: -1, offset: 0 }; } })();
+function follow(file: string, keep: (l: Line) => boolean, at: { ino: number; offset: number }): void {
   let partial = "";
   setInterval(() => {
     let fd: number | undefined;
