@@ -6,6 +6,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { openActivityLog } from "../glue/activity/log.js";
+import { sinkOf, type ActivityEvent } from "../glue/activity/events.js";
+import { watchConnectors } from "../glue/activity/connector-watch.js";
 import { ACTIVITY_FILES_KEPT, ACTIVITY_QUEUE_LINES_MAX, APP_TOOL_NAME_CHARS_MAX, CONNECTOR_ID_CHARS_MAX } from "../glue/decisions/generated/spec.js";
 import { validateConfig } from "../glue/config/validate.js";
 import { core } from "../glue/decisions/core.js";
@@ -118,6 +120,30 @@ describe("the activity log writer", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/activity log .* cannot be written.*goes on serving/);
     expect(readFileSync(join(dir, "activity"), "utf8")).toBe("a file where the directory should be");
+  });
+});
+
+describe("connector state changes as events", () => {
+  it("names start, crash, restart, needs_auth, failed and stopped, and follows a connector added later", () => {
+    const events: ActivityEvent[] = [];
+    const a = { id: "a", state: "starting", attempts: 1, restarts: 0 };
+    const list = [a];
+    let changed = () => {};
+    watchConnectors(() => list, (l) => { changed = l; }, sinkOf((e) => events.push(e)));
+    const to = (c: { state: string }, state: string) => { c.state = state; changed(); };
+    to(a, "ready");
+    a.restarts = 1;
+    to(a, "restarting");
+    to(a, "ready");
+    to(a, "needs_auth");
+    to(a, "stopped");
+    const b = { id: "b", state: "retrying", attempts: 2, restarts: 0 };
+    list.push(b);
+    changed();
+    to(b, "failed");
+    expect(events.map((e) => [e.event, (e as { connector: string }).connector, (e as { attempt: number }).attempt])).toEqual([
+      ["connector_start", "a", 1], ["connector_crash", "a", 1], ["connector_restart", "a", 1], ["connector_needs_auth", "a", 1], ["connector_stopped", "a", 1], ["connector_failed", "b", 2],
+    ]);
   });
 });
 

@@ -18,7 +18,8 @@ export function watchConnectors(connectors: () => readonly Watched[], onChange: 
   const seen = new Map<Watched, string>(connectors().map((c) => [c, c.state]));
   onChange(() => {
     for (const c of connectors()) {
-      const from = seen.get(c) ?? c.state;
+      // A connector first seen now (a live reload added it) began as every connector does: starting.
+      const from = seen.get(c) ?? "starting";
       if (from === c.state) continue;
       seen.set(c, c.state);
       const change = changeOf(from, c.state);
