@@ -53,5 +53,5 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, config, pool, authorizer, activity }, appResources };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
-  return { config, registry, catalog, stash, host, serverFor, tools, pool, activity };
+  return { config, registry, catalog, stash, host, serverFor, tools, pool };
 }
