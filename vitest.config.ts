@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -6,5 +9,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Every atrium a test starts keeps its state (activity log, view files, tokens) out of the real
+    // home; a test that needs its own state directory sets ATRIUM_STATE_DIR itself.
+    env: { ATRIUM_STATE_DIR: mkdtempSync(join(tmpdir(), "atrium-tests-state-")) },
   },
 });

@@ -1,5 +1,8 @@
 // Assembles one atrium process from a validated config: connectors, catalog, result stash,
-// host state, meta-tools and the MCP server. Used by `serve`, `doctor` and the tests.
+// host state, meta-tools and the MCP server. Used by `serve`, `doctor` and the tests. `activity`
+// is where events go (serve passes the activity log when atrium.log.enabled; others, nowhere):
+// the meta-tools, invoke.ts and the approvals get it through the tool context, and connector
+// state changes reach it through the registry's change signal.
 import { core } from "./decisions/core.js";
 import type { AtriumConfig } from "./config/schema.js";
 import { ConnectorRegistry } from "./connectors/registry.js";
@@ -22,11 +25,14 @@ import { AppResources } from "./apps/resources.js";
 import { Budget, type Revision } from "./decisions/generated/spec.js";
 import type { SandboxPool } from "./sandbox/pool.js";
 import { startSandboxPool } from "./sandbox/start-pool.js";
+import { noActivity, type ActivitySink } from "./activity/events.js";
+import { watchConnectors } from "./activity/connector-watch.js";
 
 /** `pool`: serve starts the sandbox workers before it loads the rest, so they warm sooner. */
-export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox)) {
+export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox), activity: ActivitySink = noActivity) {
   const c = core();
   const registry = new ConnectorRegistry(config, version);
+  watchConnectors(() => registry.connectors, (listener) => registry.onChange(listener), activity);
   const catalog = new Catalog(registry, c);
   const stash = new ResultStash({ ttlMs: config.results.stashTtlMs, maxBytes: config.results.stashBytes });
   const host = new HostState(c, config.views);
@@ -44,7 +50,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const authorizer = new Authorizer(() => ports, tokenStore());
   const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
   const appResources = new AppResources({ core: c, catalog });
-  const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, config, pool, authorizer }, appResources };
+  const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, config, pool, authorizer, activity }, appResources };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
   return { config, registry, catalog, stash, host, serverFor, tools, pool };

@@ -15,6 +15,7 @@ usage:
   atrium auth login <connector> [--config FILE]    log in to a remote connector (prints the URL to open)
   atrium auth logout <connector> [--config FILE]   revoke its tokens at the server, then delete them here
   atrium auth status [--config FILE]               each remote connector's login, and where tokens are kept
+  atrium log [--follow] [--connector ID] [--lines N]   the activity log: events, never payloads
   atrium --help | --version
 
 config lookup: --config FILE, then $ATRIUM_CONFIG, then ./atrium.json;
@@ -29,6 +30,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   const { command, flags, words } = line;
   // Loaded only for the command that runs, so --help and --version stay instant.
   if (command === "demo") return (await import("./commands/demo.js")).demo(flags, packageVersion);
+  if (command === "log") return (await import("./commands/log.js")).logCommand(flags);
   const { resolveConfig } = await import("./commands/resolve-config.js");
   const cfg = resolveConfig(typeof flags.config === "string" ? flags.config : undefined);
   if (!cfg.ok) { process.stderr.write(cfg.message); return 1; }

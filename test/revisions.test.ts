@@ -91,7 +91,15 @@ describe("per-request capabilities on one 2026-07-28 connection (raw JSON-RPC)",
     child = spawn(process.execPath, [atriumBin], { cwd: dir, env: { ...process.env, ATRIUM_STATE_DIR: join(dir, "state") } });
     raw = new RawClient(child);
   });
-  afterAll(() => { child?.kill(); rmSync(dir, { recursive: true, force: true }); });
+  afterAll(async () => {
+    // atrium writes its last activity lines on the way out: the directory goes once it has exited.
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise((r) => child.once("exit", r));
+      child.kill();
+      await gone;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it("server/discover names 2026-07-28 among the supported versions and atrium's capabilities", async () => {
     const r = await raw.request("server/discover", { _meta: meta({}) });

@@ -21,7 +21,7 @@ import { Budget, SHELL_BOUNDS } from "../decisions/generated/spec.js";
 import { MS_PER_SECOND } from "../support/format.js";
 import { FRAME_TAGS_JS } from "../views/frame-tags.js";
 import { PAGE_GUARD_CSP, PAGE_GUARD_SCRIPT } from "../views/page-guard.js";
-import { SHELL_FILE, SHELL_URI, VIEW_CSP } from "../views/shell-page.js";
+import { SHELL_FILE, SHELL_URI, VIEW_CSP, VIEW_READ_META } from "../views/shell-page.js";
 import { HEX_RADIX, UNICODE_ESCAPE_HEX_DIGITS, UTF16_UNITS } from "../support/encoding.js";
 
 const browserFile = (name: string) => fileURLToPath(new URL(`../views/shell/browser/${name}`, import.meta.url));
@@ -137,6 +137,7 @@ async function shellDocumentHtml(): Promise<string> {
     `bounds: ${JSON.stringify(SHELL_BOUNDS)}`,
     `methodNotFound: ${ErrorCode.MethodNotFound}`,
     `msPerSecond: ${MS_PER_SECOND}`,
+    `viewReadMeta: ${JSON.stringify(VIEW_READ_META)}`,
     `version: ${JSON.stringify(SHELL_URI.slice(SHELL_URI.lastIndexOf("/v") + "/v".length))}`,
   ].join(",\n");
   const at = shell.split("ATRIUM_SHELL_INJECT");

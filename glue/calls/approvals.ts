@@ -4,6 +4,8 @@
 // (approvalAsk), and does what the answer says: run under a grant, refuse, or put the question
 // through the request's channel with the run's wall clock stopped (P11) and the answer judged by
 // the core (approvalReply). Questions of one run are put one at a time, in the order of the calls.
+// Each question asked, and each write let through or turned down by an answer or a grant, is an
+// activity event (connector, tool and a reason code: never the arguments, the reason or the source).
 import type { Core } from "../decisions/core.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import { ApprovalAsk, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, Budget, BudgetCheck, GrantMatch, GrantState, type ApprovalChannel, type ApprovalReply, type ElicitationSupport, type Revision } from "../decisions/generated/spec.js";
@@ -12,6 +14,7 @@ import { argKeySet, markOf } from "../decisions/facts/approval.js";
 import { approvalDeclinedText, approvalRefusalText } from "../decisions/messages.js";
 import { AtriumError, overBudget } from "../support/errors.js";
 import { approvalRequired } from "./approval-refusal.js";
+import { noActivity, type ActivitySink } from "../activity/events.js";
 
 /** What the person is shown: the call, the program's reason and source, and how many further calls "the rest" would cover (0: not offered). */
 export interface Question { entry: CatalogEntry; argsJson: string; reason?: string; source: string; restCalls: number }
@@ -46,6 +49,7 @@ export class RunApprovals {
     /** The operator's keepOutsidePrograms of a connector. */
     private readonly keptOutside: (connectorId: string) => readonly string[] | undefined,
     private readonly source: string,
+    private readonly activity: ActivitySink = noActivity,
   ) {}
 
   /** Resolves when the call may run; throws the typed refusal or approval_declined otherwise. */
@@ -76,6 +80,7 @@ export class RunApprovals {
     switch (d.answer) {
       case ApprovalAsk.run_granted:
         this.grants.set(key, (left ?? 0) - 1);
+        this.activity.approval("given", entry.connectorId, entry.name, "standing_grant");
         return;
       case ApprovalAsk.refuse_operator_outside_programs:
         throw approvalRequired(entry, args, argsJson, { text: approvalRefusalText.outside_programs, reason: "kept_outside_programs" });
@@ -93,20 +98,29 @@ export class RunApprovals {
     const room = this.core.budgetRoom(Budget.approval_wait_ms, this.waited, waitMs);
     const offered = d.offer === ApprovalOffer.offered;
     this.asked++;
+    this.activity.approval("asked", entry.connectorId, entry.name);
     const resume = run.pause();
     const started = performance.now();
     let answer: Answer;
     try {
       answer = await this.channel.ask({ entry, argsJson, reason, source: this.source, restCalls: offered ? grantCalls : 0 }, { signal: run.signal, timeoutMs: room });
+    } catch (e) {
+      this.activity.approval("declined", entry.connectorId, entry.name, "withdrawn");
+      throw e;
     } finally {
       this.waited += Math.min(room, Math.ceil(performance.now() - started));
       resume();
     }
+    if (run.signal.aborted) this.activity.approval("declined", entry.connectorId, entry.name, "withdrawn");
     run.signal.throwIfAborted();
     const r = this.core.approvalReply(answer.reply, d.offer, grantCalls);
     if (r.outcome === ApprovalOutcome.run_and_grant) this.grants.set(key, r.grant);
-    if (r.outcome === ApprovalOutcome.run_once || r.outcome === ApprovalOutcome.run_and_grant) return;
+    if (r.outcome === ApprovalOutcome.run_once || r.outcome === ApprovalOutcome.run_and_grant) {
+      this.activity.approval("given", entry.connectorId, entry.name, codeName(ApprovalOutcome, r.outcome));
+      return;
+    }
     const why = answer.timedOut ? "timed_out" : (codeName(ApprovalOutcomeReason, r.reason) ?? "invalid_facts");
+    this.activity.approval("declined", entry.connectorId, entry.name, why);
     throw new AtriumError("approval_declined", `${entry.address} did not run: ${approvalDeclinedText[why]}`, { details: { address: entry.address, reason: why } });
   }
 }

@@ -14,6 +14,8 @@ import { AppCall, AppCallReason, AppRelation, Budget, BudgetCheck, ToolClass } f
 import { appCallReasonText } from "../decisions/messages.js";
 import { approvalRequired } from "./approval-refusal.js";
 import { codeName } from "../decisions/code-names.js";
+import { CallTrace } from "../activity/call-trace.js";
+import type { ActivitySink, CallPath } from "../activity/events.js";
 
 export interface InvokeRequest {
   address: unknown;
@@ -29,11 +31,18 @@ export interface InvokeRequest {
   /** The time the caller has left (a program: its run's wall clock); the connector caps its own
    * deadline by it, so a call never outlives its caller. */
   timeLeftMs?: () => number;
+  /** How the call came in, for the activity log (default: direct, or app when fromApp is set). */
+  path?: CallPath;
 }
 export interface Invoked { entry: CatalogEntry; result: ToolResult; durationMs: number }
-export interface InvokeContext { catalog: Catalog; core: Core; callPayloadBytes: number }
+export interface InvokeContext { catalog: Catalog; core: Core; callPayloadBytes: number; activity?: ActivitySink }
 
 export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<Invoked> {
+  // The activity log records each resolved call once, with its outcome (glue/activity/call-trace.ts).
+  return new CallTrace(ctx.activity, req.path ?? (req.fromApp !== undefined ? "app" : "direct")).around((trace) => invokeTraced(ctx, req, trace));
+}
+
+async function invokeTraced(ctx: InvokeContext, req: InvokeRequest, trace: CallTrace): Promise<Invoked> {
   // Only the connector this call names is waited for: a start in progress, a changing listing.
   const named = ctx.catalog.connectorOf(req.address);
   if (named) {
@@ -41,6 +50,7 @@ export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<In
     if (named.refreshing) throw named.listingUnsettled();
   }
   const { entry, connector } = ctx.catalog.resolve(req.address);
+  trace.resolved(entry.connectorId, entry.name);
   const args = req.args === undefined ? {} : req.args;
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
     throw new AtriumError("invalid_args", `args for ${entry.address} must be an object`, { details: { address: entry.address } });
@@ -56,7 +66,7 @@ export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<In
     req.signal?.throwIfAborted();
   }
   payloadWithin(ctx, entry, argsJson);
-  const started = performance.now();
+  const started = trace.start();
   const result = await connector.call(entry.name, args as Record<string, unknown>, { timeLeftMs: req.timeLeftMs?.(), signal: req.signal });
   return { entry, result, durationMs: performance.now() - started };
 }

@@ -6,6 +6,7 @@
 // the command and lists what it accepts.
 import { parseArgs } from "node:util";
 import { PORT_MAX } from "../support/wire.js";
+import { ACTIVITY_LINES_MAX } from "../decisions/generated/spec.js";
 
 interface Flag {
   /** A flag with a value shows its placeholder (`--config FILE`); a switch has none. */
@@ -18,11 +19,14 @@ interface Flag {
 
 const port = (v: string) => (/^\d+$/.test(v) && Number(v) <= PORT_MAX ? undefined : `must be a port number from 0 to ${PORT_MAX}, got ${JSON.stringify(v)}`);
 
+const lines = (v: string) => (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= ACTIVITY_LINES_MAX ? undefined : `must be a whole number from 1 to ${ACTIVITY_LINES_MAX}, got ${JSON.stringify(v)}`);
+
 const COMMANDS = {
   serve: { config: { value: "FILE" } },
   doctor: { config: { value: "FILE" } },
   demo: { out: { value: "DIR" }, serve: {}, port: { value: "N", needs: "serve", check: port } },
   auth: { config: { value: "FILE" } },
+  log: { follow: {}, connector: { value: "ID" }, lines: { value: "N", check: lines } },
 } satisfies Record<string, Record<string, Flag>>;
 
 /** Words a command takes after its name (`atrium auth login <connector>`): the first is one of `actions`. */

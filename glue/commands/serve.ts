@@ -1,8 +1,11 @@
 // `atrium serve`: the stdio MCP server. stdout carries protocol only. Connectors start in
-// parallel without blocking initialize; every child ends when atrium ends.
+// parallel without blocking initialize; every child ends when atrium ends. Events go to the
+// activity log (<stateDir>/activity) unless atrium.log.enabled is false; what is queued is
+// written before the process exits (within the shutdown grace).
 import { binPath } from "../support/paths.js";
 import type { AtriumConfig } from "../config/schema.js";
 import { startSandboxPool } from "../sandbox/start-pool.js";
+import { stateDir } from "../support/state-dir.js";
 import type { createApp } from "../app.js";
 import { SHUTDOWN_GRACE_MS } from "../decisions/generated/spec.js";
 import { CLI_COLUMNS, JSON_INDENT } from "../support/format.js";
@@ -10,15 +13,16 @@ import { CLI_COLUMNS, JSON_INDENT } from "../support/format.js";
 export async function serve(config: AtriumConfig, source: string, version: string): Promise<void> {
   // The sandbox workers start warming first; the MCP SDK and the server load meanwhile.
   const pool = startSandboxPool(config.sandbox);
-  const [{ createApp }, { BoundedStdioTransport }, { serveStdio }, { revisionOf, AtriumServer }] = await Promise.all([
-    import("../app.js"), import("../transport/bounded-stdio.js"), import("@modelcontextprotocol/server/stdio"), import("../mcp/server.js"),
+  const [{ createApp }, { BoundedStdioTransport }, { serveStdio }, { revisionOf, AtriumServer }, { openActivityLog }] = await Promise.all([
+    import("../app.js"), import("../transport/bounded-stdio.js"), import("@modelcontextprotocol/server/stdio"), import("../mcp/server.js"), import("../activity/log.js"),
   ]);
-  const app = createApp(config, version, pool);
+  const log = config.log.enabled ? openActivityLog(stateDir()) : undefined;
+  const app = createApp(config, version, pool, log);
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    await Promise.race([app.registry.stopAll(), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
+    await Promise.race([app.registry.stopAll().then(() => log?.flush()), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
     app.registry.killAll();
     process.exit(code);
   };

@@ -83,6 +83,12 @@ export interface ResultsConfig {
   stashBytes: number;
 }
 
+/** The activity log (atrium.log; glue/activity/). */
+export interface LogConfig {
+  /** Whether atrium appends events to <stateDir>/activity (default true). */
+  enabled: boolean;
+}
+
 /** Atrium-wide connector lifecycle settings (atrium.connectors). */
 export interface LifecycleConfig {
   startTimeoutMs: number;
@@ -97,6 +103,7 @@ export interface AtriumConfig {
   sandbox: SandboxConfig;
   views: ViewsConfig;
   results: ResultsConfig;
+  log: LogConfig;
   warnings: ConfigError[];
 }
 
@@ -107,7 +114,7 @@ export type ValidationResult =
 // ---- key tables -------------------------------------------------------------------------
 
 export const TOP_KEYS = ["mcpServers", "atrium"] as const;
-export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors"] as const;
+export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors", "log"] as const;
 
 /** Lowercase so an id reads the same in every address "<id>.<tool>". */
 export const CONNECTOR_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${CONNECTOR_ID_CHARS_MAX - 1}}$`);
@@ -159,6 +166,8 @@ export const SANDBOX_LIMITS = {
 export const SANDBOX_KEYS = Object.keys(SANDBOX_LIMITS);
 
 export const VIEWS_KEYS = ["delivery", "fileFallback", "directory"] as const;
+
+export const LOG_KEYS = ["enabled"] as const;
 
 export const RESULTS_LIMITS = {
   directResultBytes: Budget.direct_result_bytes,

@@ -6,8 +6,8 @@ import type { Core } from "../decisions/core.js";
 import { Budget, CONFIG_KEY_SUGGEST_EDITS, CONNECTOR_ID_CHARS_MAX, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 import {
   ATRIUM_KEYS, CONNECTOR_ID, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, PROTOCOL_SETTINGS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
-  OAUTH_KEYS, STDIO_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
-  type AtriumConfig, type ConfigError, type ConnectorConfig, type LifecycleConfig, type OAuthSettings, type ProtocolSetting, type ResultsConfig, type SandboxConfig, type ValidationResult, type ViewsConfig,
+  OAUTH_KEYS, STDIO_KEYS, LOG_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
+  type AtriumConfig, type ConfigError, type ConnectorConfig, type LifecycleConfig, type LogConfig, type OAuthSettings, type ProtocolSetting, type ResultsConfig, type SandboxConfig, type ValidationResult, type ViewsConfig,
 } from "./schema.js";
 import { isJsonObject } from "../support/json-object.js";
 import { notLoopback } from "../auth/loopback.js";
@@ -65,6 +65,7 @@ function root(ctx: Ctx, raw: unknown): AtriumConfig | undefined {
   const sandbox = sandboxOf(ctx, section(ctx, "atrium.sandbox", own(atrium, "sandbox"), SANDBOX_KEYS));
   const views = viewsOf(ctx, section(ctx, "atrium.views", own(atrium, "views"), VIEWS_KEYS));
   const results: ResultsConfig = limits(ctx, "atrium.results", section(ctx, "atrium.results", own(atrium, "results"), Object.keys(RESULTS_LIMITS)), RESULTS_LIMITS);
+  const log: LogConfig = { enabled: bool(ctx, "atrium.log.enabled", own(section(ctx, "atrium.log", own(atrium, "log"), LOG_KEYS), "enabled"), true) };
   const lifecycle: LifecycleConfig = limits(ctx, "atrium.connectors", section(ctx, "atrium.connectors", own(atrium, "connectors"), Object.keys(LIFECYCLE_LIMITS)), LIFECYCLE_LIMITS);
 
   // A connector without its own cap or start deadline inherits the atrium-wide one.
@@ -72,7 +73,7 @@ function root(ctx: Ctx, raw: unknown): AtriumConfig | undefined {
     c.maxResultBytes ??= results.directResultBytes;
     c.startTimeoutMs ??= lifecycle.startTimeoutMs;
   }
-  return { connectors: connectors as ConnectorConfig[], lifecycle, sandbox, views, results, warnings: ctx.warnings };
+  return { connectors: connectors as ConnectorConfig[], lifecycle, sandbox, views, results, log, warnings: ctx.warnings };
 }
 
 function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfig> {

@@ -22,7 +22,7 @@ export interface ServerDeps {
   version: string;
   tools: MetaTool[];
   host: HostState;
-  context: Omit<ToolContext, "signal" | "progress" | "host" | "approvals" | "retry" | "elicit">;
+  context: Omit<ToolContext, "signal" | "progress" | "host" | "approvals" | "retry" | "elicit" | "requestMeta">;
   /** Downstream UIs (glue/apps/resources.ts): the resource for this host, or undefined when there is none for it. */
   appResources: { read(uri: string, host: HostDecision, signal: AbortSignal): Promise<ReadResourceResult | undefined> };
 }
@@ -149,7 +149,7 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
     // The host's elicitation facts (H13) for the core to judge; a server-to-client request to carry one exists on 2025-11-25 only (2026-07-28 has input_required results instead).
     const send = modern ? undefined : { ask: (params: Parameters<typeof ctx.mcpReq.elicitInput>[0] & { mode: "url" }, signal: AbortSignal) => ctx.mcpReq.elicitInput(params, { signal }), complete: (elicitationId: string) => ctx.mcpReq.notify({ method: "notifications/elicitation/complete", params: { elicitationId } }) };
     const elicit = { revision, elicitation: elicitationOf(requestCapabilities(revision, server.getClientCapabilities(), ctx.mcpReq.envelope)), send };
-    return runTool(tool, request.params.arguments, { ...deps.context, host: hostFor(ctx), approvals: questionChannel(revision, server.getClientCapabilities(), ctx), retry: { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses }, elicit }, {
+    return runTool(tool, request.params.arguments, { ...deps.context, host: hostFor(ctx), approvals: questionChannel(revision, server.getClientCapabilities(), ctx), retry: { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses }, elicit, requestMeta: request.params._meta }, {
       signal: ctx.mcpReq.signal,
       notifyProgress: token === undefined ? undefined : (progress, message) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress, message } }),
     });

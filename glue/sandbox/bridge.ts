@@ -15,6 +15,7 @@ import type { CatalogEntry } from "../catalog/entry.js";
 import type { BudgetName } from "../decisions/generated/spec.js";
 import { APPROVAL_REASON_CHARS_MAX, Budget, SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
 import type { RunApprovals } from "../calls/approvals.js";
+import type { ActivitySink } from "../activity/events.js";
 import { describeTool, findTools } from "../calls/discovery.js";
 import { invoke } from "../calls/invoke.js";
 import { downstreamValue } from "../results/unwrap.js";
@@ -79,7 +80,7 @@ export class RunBridge implements HostSide {
   private readonly budget: RunBudget;
 
   constructor(
-    private readonly deps: { core: Core; catalog: Catalog },
+    private readonly deps: { core: Core; catalog: Catalog; activity?: ActivitySink },
     private readonly limits: BridgeLimits,
     private readonly onProgress?: (completed: number) => void,
     /** The run's approvals; without them a call to a tool that may write is refused as before. */
@@ -242,7 +243,7 @@ export class RunBridge implements HostSide {
   private async callOne(address: unknown, args: unknown, run: RunScope, reason?: string): Promise<Measured<unknown>> {
     const approvals = this.approvals;
     const approve = approvals && ((entry: CatalogEntry, a: Record<string, unknown>, argsJson: string) => approvals.gate(entry, a, argsJson, reason, run));
-    const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, callPayloadBytes: this.limits.callPayloadBytes }, { address, args, allowApproval: false, approve, signal: run.signal, timeLeftMs: run.msLeft });
+    const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, callPayloadBytes: this.limits.callPayloadBytes, activity: this.deps.activity }, { address, args, allowApproval: false, approve, signal: run.signal, timeLeftMs: run.msLeft, path: "program" });
     const value = downstreamValue(entry.address, result);
     let json: string;
     try { json = JSON.stringify(value) ?? "null"; } catch { throw new AtriumError("connector_call_failed", `${entry.address} returned a value that cannot be passed to the program (nested too deeply)`, { details: { address: entry.address } }); }

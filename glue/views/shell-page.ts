@@ -26,6 +26,8 @@ import { binPath } from "../support/paths.js";
 
 export const SHELL_URI = "ui://atrium/view/v1";
 export const SHELL_MIME = "text/html;profile=mcp-app";
+/** The `_meta` key of the shell's call_tool requests for a view's reads (the activity log records their path as "view"). */
+export const VIEW_READ_META = "atrium/viewRead";
 
 /** The Content-Security-Policy of the shell and of every page it renders. */
 export const VIEW_CSP =

@@ -4,6 +4,7 @@ import { benchServer } from "./server.js";
 import { benchPrograms } from "./programs.js";
 import { benchConnectors } from "./connectors.js";
 import { benchLoad } from "./load.js";
+import { benchActivity } from "./activity.js";
 import { table } from "./stats.js";
 
 console.log(table("decision core (per call, in-process)", benchCore()));
@@ -17,3 +18,6 @@ for (const n of connectors.notes) console.log(`  ${n}`);
 const load = await benchLoad();
 console.log(table("load (200 concurrent programs)", load.rows));
 for (const n of load.notes) console.log(`  ${n}`);
+const activity = await benchActivity();
+console.log(table("activity log (in-process)", activity.rows));
+for (const n of activity.notes) console.log(`  ${n}`);

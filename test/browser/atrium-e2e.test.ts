@@ -3,10 +3,13 @@
 // reads refresh and drill down through call_tool, a result without _meta still renders through
 // get_view, and a hostile page gets nothing through to the server.
 import { mkdir } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, BrowserContext, FrameLocator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./chromium.js";
 import { buildHostBundle, type HostBundle, type HostServer, openHostPage, startHostServer } from "./harness.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import { startAtrium, nodeServer, demoServer, type Atrium } from "../harness/atrium-client.js";
 import { DESK_PROGRAM } from "../../glue/demo/desk-program.js";
 
@@ -17,7 +20,7 @@ let server: HostServer;
 let atrium: Atrium;
 let shell: string;
 /** Every tools/call the host forwarded to the real atrium, in order. */
-const serverCalls: { name: string; args: any }[] = [];
+const serverCalls: { name: string; args: any; meta?: Record<string, unknown> }[] = [];
 
 beforeAll(async () => {
   [bundle, browser, atrium] = await Promise.all([buildHostBundle(), launchChromium(), startAtrium({ apps: true, config: { mcpServers: { desk: nodeServer(demoServer) } } })]);
@@ -35,9 +38,10 @@ afterAll(async () => {
 });
 
 async function hostWith(result: unknown) {
-  const host = await openHostPage(context, server, async (name, args) => {
-    serverCalls.push({ name, args });
-    return atrium.call(name, args);
+  const host = await openHostPage(context, server, async (name, args, meta) => {
+    serverCalls.push({ name, args, meta });
+    // Forwarded with the request's _meta, as a host passes it on.
+    return atrium.client.request({ method: "tools/call", params: { name, arguments: args, ...(meta && { _meta: meta }) } }, CallToolResultSchema);
   });
   host.page.setDefaultTimeout(20_000);
   await host.page.evaluate((html) => (globalThis as any).__mount(html, {}), shell);
@@ -60,6 +64,14 @@ describe("a real atrium behind an MCP Apps host in Chromium", () => {
     const refresh = serverCalls.slice(before).filter((c) => c.name === "call_tool");
     expect(refresh.map((c) => c.args.address)).toEqual(["desk.list_incidents", "desk.list_incidents"]);
     expect(refresh.every((c) => c.args.resultMode === "value")).toBe(true);
+    // Each read is marked as a view's (the activity log's "view" path).
+    expect(refresh.every((c) => c.meta?.["atrium/viewRead"] === true)).toBe(true);
+    const viewCalls = () => {
+      try {
+        return readFileSync(join(atrium.dir, "state", "activity", "activity.log"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((l) => l.event === "call" && l.path === "view").length;
+      } catch { return 0; }
+    };
+    await expect.poll(viewCalls, POLL).toBeGreaterThanOrEqual(2);
     await view.locator("tr.row").first().click();
     await expect.poll(() => view.locator("#detail").textContent(), POLL).toMatch(/opened/);
     expect(serverCalls.at(-1)).toMatchObject({ name: "call_tool", args: { address: "desk.get_incident", resultMode: "value" } });

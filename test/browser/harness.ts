@@ -151,7 +151,7 @@ export interface HostPage {
 }
 
 /** Opens the host page in a new tab of `context` (create it with viewport 700×900). */
-export async function openHostPage(context: BrowserContext, server: HostServer, callTool: (name: string, args: Record<string, unknown>) => Promise<unknown>): Promise<HostPage> {
+export async function openHostPage(context: BrowserContext, server: HostServer, callTool: (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) => Promise<unknown>): Promise<HostPage> {
   const page = await context.newPage();
   const responses: string[] = [];
   const failures: string[] = [];

@@ -759,6 +759,28 @@ export const SHELL_READ_ARGS_CHARS_MAX = 100000;
 export const APP_RESOURCE_BYTES_MAX = 4194304;
 /** 256 characters: tool call_app_tool accepts: a downstream tool name as an app sends it (MCP names are at most 128) */
 export const APP_TOOL_NAME_CHARS_MAX = 256;
+/** 1048576 bytes: One activity log file; the next event that would pass it starts a new file (one event is a few hundred bytes, so a file holds thousands) */
+export const ACTIVITY_FILE_BYTES_MAX = 1048576;
+/** 5 files: Activity log files kept, the current one included; the oldest is deleted at rotation, so the log never holds more than 5 MiB */
+export const ACTIVITY_FILES_KEPT = 5;
+/** 4096 bytes: One line atrium log reads; a longer line is not one atrium wrote (its lines hold only ids, codes and numbers) and is skipped unparsed */
+export const ACTIVITY_LINE_BYTES_MAX = 4096;
+/** 64 characters: An outcome, reason or state code in an event; atrium's codes are far shorter */
+export const ACTIVITY_CODE_CHARS_MAX = 64;
+/** 256 characters: The dotted path of a config error in a config reload event */
+export const ACTIVITY_CONFIG_PATH_CHARS_MAX = 256;
+/** 64 ids: Connector ids of each list (added, removed, restarted) one config reload event names; the rest are counted */
+export const ACTIVITY_RELOAD_IDS_MAX = 64;
+/** 8 bytes: Random bytes of a process's session id (16 hex characters): tells the lines of concurrent atrium processes apart */
+export const ACTIVITY_SESSION_BYTES = 8;
+/** 50 lines: Events atrium log prints when --lines is not given */
+export const ACTIVITY_LINES_DEFAULT = 50;
+/** 100000 lines: Largest --lines; more than the kept files can hold */
+export const ACTIVITY_LINES_MAX = 100000;
+/** 250 ms: How often atrium log --follow looks for new lines (polling works on every file system, unlike file watching) */
+export const ACTIVITY_FOLLOW_POLL_MS = 250;
+/** 1024 lines: Lines waiting to be appended; past it (a disk slower than the events) a new line is dropped rather than held in memory */
+export const ACTIVITY_QUEUE_LINES_MAX = 1024;
 /** 500 characters: reason a program passes to atrium.call (shown to the person in the question, never forwarded); a longer one is refused as invalid_args */
 export const APPROVAL_REASON_CHARS_MAX = 500;
 /** 2000 characters: The call's arguments as JSON in the question; longer ones are cut there, with their full length stated */

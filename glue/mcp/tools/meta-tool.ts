@@ -11,6 +11,7 @@ import type { HostDecision } from "../../decisions/core.js";
 import type { QuestionChannel } from "../../calls/approvals.js";
 import type { Authorizer } from "../../auth/authorizer.js";
 import type { ElicitationSupport, Revision } from "../../decisions/generated/spec.js";
+import type { ActivitySink } from "../../activity/events.js";
 
 /**
  * Elicitation toward the host of this request: the facts the core judges it by (spec/oauth.md O6:
@@ -48,6 +49,10 @@ export interface ToolContext {
   elicit: ElicitPort;
   /** Set when the request carries a progress token. */
   progress?: (completed: number) => void;
+  /** Where events go (glue/activity/): the activity log, or nowhere. */
+  activity: ActivitySink;
+  /** The request's own `_meta`, as the client sent it (unread by the server). */
+  requestMeta?: Record<string, unknown>;
 }
 
 export interface MetaTool<S extends z.ZodType = z.ZodType, K extends keyof ToolContext = keyof ToolContext> {

@@ -1,11 +1,13 @@
 // Runs one meta-tool call: its arguments checked against the tool's schema (a failure is the
 // typed invalid_args result, never a protocol error), progress reported per completed host call,
-// and every failure — a cancellation included — turned into the typed error result.
+// and every failure — a cancellation included — turned into the typed error result. Each call is
+// one meta_tool event of the activity log (its outcome code and duration, nothing of its payload).
 import { z } from "zod";
 import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/server";
 import { AtriumError, clampEcho } from "../../support/errors.js";
 import { errorResult } from "./tool-result.js";
 import { contextFor, type MetaTool, type ToolContext } from "./meta-tool.js";
+import { answerOutcome } from "../../activity/events.js";
 
 export interface CallScope {
   signal: AbortSignal;
@@ -14,6 +16,13 @@ export interface CallScope {
 }
 
 export async function runTool(tool: MetaTool, args: unknown, context: Omit<ToolContext, "signal" | "progress">, scope: CallScope): Promise<CallToolResult | InputRequiredResult> {
+  const started = performance.now();
+  const result = await answer(tool, args, context, scope);
+  context.activity.metaTool(tool.name, answerOutcome(result), performance.now() - started);
+  return result;
+}
+
+async function answer(tool: MetaTool, args: unknown, context: Omit<ToolContext, "signal" | "progress">, scope: CallScope): Promise<CallToolResult | InputRequiredResult> {
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(new AtriumError("invalid_args", clampEcho(`${tool.name}: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`)));
   const notify = scope.notifyProgress;

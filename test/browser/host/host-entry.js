@@ -1,7 +1,7 @@
 // A test MCP Apps host: ext-apps AppBridge (2.0.4) over PostMessageTransport, like a desktop
 // host that renders the view iframe directly (srcdoc + sandbox="allow-scripts"). Bundled with
 // Vite at test time (test/browser/harness.ts). Tool calls from the view go to
-// window.__hostCallTool(name, args), which the test provides with page.exposeFunction.
+// window.__hostCallTool(name, args, _meta), which the test provides with page.exposeFunction.
 //
 // Globals for the test:
 //   __mount(shellHtml, config)     create the iframe and bridge; config { serverTools, holdInit, initError, width }
@@ -55,7 +55,7 @@ window.__mount = async (shellHtml, config = {}) => {
       containerDimensions: { width, maxHeight: 4000 },
     },
   });
-  if (serverTools) bridge.oncalltool = async (params) => window.__hostCallTool(params.name, params.arguments ?? {});
+  if (serverTools) bridge.oncalltool = async (params) => window.__hostCallTool(params.name, params.arguments ?? {}, params._meta);
   let initialized;
   window.__initialized = new Promise((resolve) => (initialized = resolve));
   bridge.oninitialized = () => initialized();

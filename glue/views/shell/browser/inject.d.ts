@@ -33,6 +33,8 @@ interface ShellInject {
   readonly methodNotFound: number;
   /** Milliseconds in a second, for timeouts named in seconds. */
   readonly msPerSecond: number;
+  /** VIEW_READ_META: the `_meta` key that marks a tools/call as a view's read. */
+  readonly viewReadMeta: string;
   /** The version segment of SHELL_URI. */
   readonly version: string;
 }

@@ -211,7 +211,7 @@ function onRead(rq: Obj, win: MessageEventSource): void {
   Object.keys(b.fixedArgs).forEach((k) => { merged[k] = b.fixedArgs[k]; });
   Object.keys(given).forEach((k) => { merged[k] = given[k]; });
   slots.n++;
-  request("tools/call", { name: "call_tool", arguments: { address: b.address, args: merged, resultMode: "value" } }, B.SHELL_READ_MS).then((r) => {
+  request("tools/call", { name: "call_tool", arguments: { address: b.address, args: merged, resultMode: "value" }, _meta: { [I.viewReadMeta]: true } }, B.SHELL_READ_MS).then((r) => {
     slots.n--;
     const sc = isObj(r) ? r.structuredContent : undefined;
     if (isObj(r) && r.isError) answer({ ok: false, error: errorOf(r, b.address, name) });
