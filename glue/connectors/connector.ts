@@ -67,6 +67,8 @@ export class Connector {
   private connecting?: AbortController;
   /** subscriptions/listen and the ttlMs timer of the current connection (2026-07-28). */
   private readonly fresh: Freshness;
+  /** Why a config reload ended this connector (retire). */
+  private retiredWhy?: string;
 
   constructor(
     readonly config: ConnectorConfig,
@@ -96,9 +98,15 @@ export class Connector {
   get recovering(): boolean { return this.state === "starting" || this.state === "retrying" || this.state === "restarting"; }
 
   /** The first start attempt; resolves when it succeeded or failed (a retry may follow). Never rejects. */
-  start(): Promise<void> {
+  start(after?: Promise<void>): Promise<void> {
     if (this.state !== "starting") return Promise.resolve();
-    return this.tryStart();
+    return this.tryStart(after);
+  }
+
+  /** Removed or replaced by a config reload (config/reload.ts): stops for good; a call still in flight ends with `why`. */
+  retire(why: string): Promise<void> {
+    this.retiredWhy = why;
+    return this.stop();
   }
 
   /**
@@ -161,7 +169,7 @@ export class Connector {
     const why =
       this.state === "disabled" ? "is disabled in the config"
       : this.state === "starting" ? `is still starting (attempt ${this.attempts}${this.problem ? `; the last one failed: ${this.problem}` : ""})`
-      : this.state === "stopped" ? "has been stopped"
+      : this.state === "stopped" ? (this.retiredWhy ?? "has been stopped")
       : (this.problem ?? `is ${this.state}`);
     const next = this.nextAttemptAt === undefined ? "" : `; atrium tries again in ${Math.max(0, Math.ceil((this.nextAttemptAt - Date.now()) / MS_PER_SECOND))} s`;
     const giveUp = this.state === "failed" ? `; no attempts are left: fix the cause, then restart atrium (atrium doctor shows the details)` : "";
@@ -202,11 +210,14 @@ export class Connector {
   }
 
   /** One start attempt; on failure schedules the next one while retries are left. */
-  private tryStart(): Promise<void> {
+  /** `after`: what must end before the first try (the connector this one replaces stopping). */
+  private tryStart(after?: Promise<void>): Promise<void> {
     this.attempts++;
     this.nextAttemptAt = undefined;
     this.setState("starting");
     const attempt = (async () => {
+      if (after) await after;
+      if (this.state !== "starting") return; // stopped meanwhile
       try {
         await this.connect();
         this.setState("ready");
