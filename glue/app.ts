@@ -1,7 +1,9 @@
 // Assembles one atrium process from a validated config: connectors, catalog, result stash,
-// host state, meta-tools and the MCP server. Used by `serve`, `doctor` and the tests.
+// host state, meta-tools and the MCP server. Used by `serve`, `doctor` and the tests. The config
+// is held by `running` (a reload replaces it): each tool call reads it when it starts.
 import { core } from "./decisions/core.js";
 import type { AtriumConfig } from "./config/schema.js";
+import { RunningConfig } from "./config/running.js";
 import { ConnectorRegistry } from "./connectors/registry.js";
 import { Catalog } from "./catalog/catalog.js";
 import { ResultStash } from "./results/stash.js";
@@ -26,13 +28,15 @@ import { startSandboxPool } from "./sandbox/start-pool.js";
 /** `pool`: serve starts the sandbox workers before it loads the rest, so they warm sooner. */
 export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox)) {
   const c = core();
+  const running = new RunningConfig(config);
   const registry = new ConnectorRegistry(config, version);
   const catalog = new Catalog(registry, c);
   const stash = new ResultStash({ ttlMs: config.results.stashTtlMs, maxBytes: config.results.stashBytes });
-  const host = new HostState(c, config.views);
+  const host = new HostState(c, () => running.current.views);
   const viewStore = new ResultStash({ ttlMs: c.limitDefault(Budget.view_store_ttl_ms), maxBytes: c.limitDefault(Budget.view_store_bytes) });
   // authorize_connector reaches connectors only through this port (start again after a login).
-  const ports: ConnectorPort[] = registry.connectors.map((c) => ({
+  // The registry's connectors as they are now (a reload adds and removes some).
+  const ports = (): ConnectorPort[] => registry.connectors.map((c) => ({
     id: c.id,
     config: c.config,
     state: () => c.state,
@@ -41,11 +45,11 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
     authorized: () => c.authorized(),
     unavailable: () => c.unavailable(),
   }));
-  const authorizer = new Authorizer(() => ports, tokenStore());
+  const authorizer = new Authorizer(ports, tokenStore());
   const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
   const appResources = new AppResources({ core: c, catalog });
-  const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, config, pool, authorizer }, appResources };
+  const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, get config() { return running.current; }, pool, authorizer }, appResources };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
-  return { config, registry, catalog, stash, host, serverFor, tools, pool };
+  return { config, running, registry, catalog, stash, host, serverFor, tools, pool };
 }

@@ -52,19 +52,19 @@ export class ConnectorRegistry {
     const old = new Map(this.connectors.map((c) => [c.id, c]));
     const keep = new Set(diff.unchanged);
     const ending: Promise<void>[] = [];
-    const retire = (c: Connector, why: string) => {
+    const retire = (c: Connector, why: string, replaced: boolean) => {
       this.retiring.add(c);
-      const done = c.retire(why).finally(() => this.retiring.delete(c));
+      const done = c.retire(why, replaced).finally(() => this.retiring.delete(c));
       ending.push(done);
       return done;
     };
-    for (const id of diff.removed) void retire(old.get(id)!, "was removed from the config by a reload");
+    for (const id of diff.removed) void retire(old.get(id)!, "was removed from the config by a reload", false);
     const next = config.connectors.map((cc) => (keep.has(cc.id) ? old.get(cc.id)! : this.create(cc, config.lifecycle)));
     this.connectors.splice(0, this.connectors.length, ...next);
     for (const c of next) {
       if (keep.has(c.id)) continue;
       const before = old.get(c.id);
-      void c.start(before ? retire(before, "was restarted by a config reload; call it again") : undefined);
+      void c.start(before ? retire(before, "was restarted by a config reload; call it again", true) : undefined);
     }
     this.changed();
     await Promise.all(ending);
