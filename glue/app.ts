@@ -4,6 +4,9 @@
 import { core } from "./decisions/core.js";
 import type { AtriumConfig } from "./config/schema.js";
 import { RunningConfig } from "./config/running.js";
+import { ConfigReloader, type ReloadOutcome, type ReloadStatusBody } from "./config/reload.js";
+import { ConfigWatcher } from "./config/watch.js";
+import { writeReloadStatus } from "./config/reload-status.js";
 import { ConnectorRegistry } from "./connectors/registry.js";
 import { Catalog } from "./catalog/catalog.js";
 import { ResultStash } from "./results/stash.js";
@@ -25,8 +28,11 @@ import { Budget, type Revision } from "./decisions/generated/spec.js";
 import type { SandboxPool } from "./sandbox/pool.js";
 import { startSandboxPool } from "./sandbox/start-pool.js";
 
-/** `pool`: serve starts the sandbox workers before it loads the rest, so they warm sooner. */
-export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox)) {
+/** serve's live reload: the config file it was started with, and who hears each outcome (the activity log). */
+export interface LiveConfig { file: string; onReload?: (outcome: ReloadOutcome) => void; log?: (line: string) => void }
+
+/** `pool`: serve starts the sandbox workers before it loads the rest, so they warm sooner. `live`: watch the config file. */
+export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox), live?: LiveConfig) {
   const c = core();
   const running = new RunningConfig(config);
   const registry = new ConnectorRegistry(config, version);
@@ -51,5 +57,22 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, get config() { return running.current; }, pool, authorizer }, appResources };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
-  return { config, running, registry, catalog, stash, host, serverFor, tools, pool };
+  const reload = live && watchConfig(live, c, running, registry);
+  return { config, running, registry, catalog, stash, host, serverFor, tools, pool, reload };
+}
+
+/** Watches the config file; each settled edit is judged and applied or refused (config/reload.ts), and written where doctor reads it. */
+function watchConfig(live: LiveConfig, c: ReturnType<typeof core>, running: RunningConfig, registry: ConnectorRegistry) {
+  const log = live.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  let statusWarned = false;
+  const status = (body: ReloadStatusBody) => {
+    const failed = writeReloadStatus({ config: live.file, pid: process.pid, at: new Date().toISOString(), ...body });
+    if (failed && !statusWarned) log(`atrium: ${failed}; atrium doctor will not show reload outcomes`);
+    statusWarned ||= failed !== undefined;
+  };
+  const watcher: ConfigWatcher = new ConfigWatcher(live.file, () => reloader.check(), log);
+  const reloader = new ConfigReloader({ path: live.file, core: c, running, applyConnectors: (next) => registry.apply(next), log, status, again: () => watcher.again(), onReload: live.onReload });
+  status({ event: "start" });
+  watcher.start();
+  return { reloader, close: () => watcher.close() };
 }
