@@ -99,8 +99,8 @@ export class ConfigReloader {
     this.judged = key;
     const [first] = errors;
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more; atrium doctor lists them)` : "";
-    this.deps.log(`atrium: config reload refused, the running config stays: ${formatConfigErrors(this.deps.path, [first])}${more}`);
     this.deps.status({ event: "refused", errors, moreErrors: 0 });
+    this.deps.log(`atrium: config reload refused, the running config stays: ${formatConfigErrors(this.deps.path, [first])}${more}`);
     this.deps.onReload?.({ ok: false, errorPath: first.path });
   }
 
@@ -115,9 +115,9 @@ export class ConfigReloader {
       changes.restarted.length ? `restarted ${changes.restarted.join(", ")}` : "",
     ].filter(Boolean);
     const fixed = restartNeeded.length ? `; ${restartNeeded.join(", ")} changed but keep their values until atrium restarts` : "";
+    this.deps.status({ event: "applied", ...changes, restartNeeded });
     this.deps.log(`atrium: config reloaded from ${this.deps.path}: ${parts.join("; ") || "no connector changed"}; new runs use its settings${fixed}`);
     for (const w of warnings) this.deps.log(`atrium: warning: ${formatConfigErrors(this.deps.path, [w])}`);
-    this.deps.status({ event: "applied", ...changes, restartNeeded });
     this.deps.onReload?.({ ok: true, ...changes });
   }
 }
