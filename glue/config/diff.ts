@@ -4,6 +4,9 @@
 // stash's bounds), so a reload keeps their running values and says a restart is needed.
 import type { AtriumConfig, ConnectorConfig } from "./schema.js";
 
+/** Ids, by what a reload did to them. */
+export interface ConnectorChanges { added: string[]; removed: string[]; restarted: string[] }
+
 export interface ConnectorDiff {
   /** In the new file order. */
   added: ConnectorConfig[];

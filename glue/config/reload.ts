@@ -8,8 +8,7 @@
 import type { Core } from "../decisions/core.js";
 import { CONFIG_RELOAD_BYTES_MAX } from "../decisions/generated/spec.js";
 import { readFileCapped } from "../support/read-capped.js";
-import type { ConnectorChanges } from "../connectors/registry.js";
-import { effectiveConfig } from "./diff.js";
+import { effectiveConfig, type ConnectorChanges } from "./diff.js";
 import { parseJson } from "./load.js";
 import { validateConfig } from "./validate.js";
 import { formatConfigErrors } from "./format.js";

@@ -3,14 +3,11 @@
 // so no child is orphaned. A config reload adds, removes and restarts exactly the connectors
 // whose entries changed (apply).
 import type { AtriumConfig, ConnectorConfig, LifecycleConfig } from "../config/schema.js";
-import { diffConnectors } from "../config/diff.js";
+import { diffConnectors, type ConnectorChanges } from "../config/diff.js";
 import { core } from "../decisions/core.js";
 import { Budget } from "../decisions/generated/spec.js";
 import { Connector } from "./connector.js";
 import { nesting } from "./nesting.js";
-
-/** Ids, by what a reload did to them. */
-export interface ConnectorChanges { added: string[]; removed: string[]; restarted: string[] }
 
 export class ConnectorRegistry {
   /** In config order; a reload (apply) changes it in place. */
