@@ -6,10 +6,15 @@
 // `atrium doctor`, the running config serving on until a valid edit applies.
 import { describe, it, expect, afterEach } from "vitest";
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { startAtrium, fixture, nodeServer, atriumBin, type Atrium } from "./harness/atrium-client.js";
+import { ConnectorRegistry } from "../glue/connectors/registry.js";
+import { validateConfig } from "../glue/config/validate.js";
+import { core } from "../glue/decisions/core.js";
+import type { AtriumConfig } from "../glue/config/schema.js";
 
 const run = promisify(execFile);
 const gate = (label: string, extra: Record<string, unknown> = {}) => nodeServer(fixture("gate-server"), { ...extra, args: [fixture("gate-server"), label] });
@@ -182,5 +187,42 @@ describe("an invalid edit keeps the running config and says why", () => {
     writeFileSync(configPath(a), whole.slice(half), { flag: "a" });
     await until(async () => (await addresses(a)).includes("b.whoami"), "the whole file applied");
     expect(refusedLines(a)).toEqual([]);
+  });
+});
+
+describe("the registry's reload fails closed in time", () => {
+  const valid = (raw: unknown): AtriumConfig => {
+    const r = validateConfig(raw, core());
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    return r.config;
+  };
+
+  it("a call made while a changed connector is replaced waits for the new one; a call in flight on the old one ends unavailable, retryable", async () => {
+    const registry = new ConnectorRegistry(valid({ mcpServers: { a: gate("A"), b: gate("B", { timeoutMs: 120_000 }) } }), "test");
+    try {
+      await registry.startAll();
+      const oldB = registry.get("b")!;
+      const oldA = registry.get("a")!;
+      const never = join(mkdtempSync(join(tmpdir(), "atrium-reload-")), "never");
+      const inFlight = oldB.call("wait_for_file", { path: never }, {}).then(() => undefined, (e) => e);
+      await until(() => existsSync(`${never}.waiting`), "the call reached b");
+
+      const applied = registry.apply(valid({ mcpServers: { a: gate("A"), b: gate("B2", { timeoutMs: 120_000 }) } }));
+      // At once, before the old child has ended: the id names the new connector, still starting.
+      const newB = registry.get("b")!;
+      expect(newB).not.toBe(oldB);
+      expect(newB.state).toBe("starting");
+      await newB.whenSettled();
+      expect(((await newB.call("whoami", {}, {})).structuredContent as any).label).toBe("B2");
+      expect(await applied).toEqual({ added: [], removed: [], restarted: ["b"] });
+
+      const e = await inFlight;
+      expect(e).toMatchObject({ code: "unavailable", retryable: true });
+      expect(e.message).toContain("was restarted by a config reload; call it again");
+      expect(registry.get("a")).toBe(oldA);
+      expect(oldA.state).toBe("ready");
+    } finally {
+      await registry.stopAll();
+    }
   });
 });
