@@ -72,7 +72,6 @@ function watchConfig(live: LiveConfig, c: ReturnType<typeof core>, running: Runn
   };
   const watcher: ConfigWatcher = new ConfigWatcher(live.file, () => reloader.check(), log);
   const reloader = new ConfigReloader({ path: live.file, core: c, running, applyConnectors: (next) => registry.apply(next), log, status, again: () => watcher.again(), onReload: live.onReload });
-  status({ event: "start" });
   watcher.start();
   return { reloader, close: () => watcher.close() };
 }

@@ -7,14 +7,13 @@ export function reloadLines(file: string): string[] {
   const s = readReloadStatus(file);
   if (!s) return [];
   const who = alive(s.pid) ? `atrium serve (pid ${s.pid})` : `the atrium serve that ran as pid ${s.pid} (no longer running)`;
-  if (s.event === "start") return [`reload: ${who} loaded this file at ${s.at}; no edit since`];
   if (s.event === "applied") {
     const parts = [s.added.length ? `added ${s.added.join(", ")}` : "", s.removed.length ? `removed ${s.removed.join(", ")}` : "", s.restarted.length ? `restarted ${s.restarted.join(", ")}` : ""].filter(Boolean);
     const fixed = s.restartNeeded.length ? `; ${s.restartNeeded.join(", ")} keep their values until it restarts` : "";
     return [`reload: ${who} applied an edit at ${s.at}: ${parts.join("; ") || "no connector changed"}${fixed}`];
   }
   return [
-    `reload: ${who} refused an edit at ${s.at} and keeps serving the config it had:`,
+    `reload: ${who} refused an edit at ${s.at} and kept serving the config it had:`,
     ...s.errors.map((e) => `  error: ${e.path ? `${e.path}: ` : ""}${e.message}`),
     ...(s.moreErrors ? [`  … and ${s.moreErrors} more`] : []),
   ];

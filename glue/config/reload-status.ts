@@ -1,7 +1,8 @@
 // The last reload outcome of a serving atrium, kept in `<stateDir>/reload-status.json` (0600 in
 // the private state directory, written atomically: a temporary file, then a rename) so that
-// `atrium doctor` can say what the serving process did with the config file: watching it since
-// it started, applied an edit, or refused one (with each error's config path). doctor reads it
+// `atrium doctor` can say what the serving process did with an edit of its config file: applied
+// it, or refused it (with each error's config path). Written only when an edit is judged, so
+// starting atrium writes nothing and never hides another config's outcome. doctor reads it
 // size-capped and shape-checked; a file it cannot use is ignored.
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { readFileCapped } from "../support/read-capped.js";
@@ -15,7 +16,6 @@ import type { ConfigError } from "./schema.js";
 
 /** What one serving process last did with its config file. */
 export type ReloadStatus = { config: string; pid: number; at: string } & (
-  | { event: "start" }
   | { event: "applied"; added: string[]; removed: string[]; restarted: string[]; restartNeeded: string[] }
   | { event: "refused"; errors: ConfigError[]; moreErrors: number }
 );
@@ -58,7 +58,6 @@ function shaped(raw: unknown): ReloadStatus | undefined {
   if (typeof config !== "string" || !count(pid) || typeof at !== "string") return undefined;
   const head = { config, pid, at };
   const r = raw as Record<string, unknown>;
-  if (event === "start") return { ...head, event };
   if (event === "applied" && strings(r.added) && strings(r.removed) && strings(r.restarted) && strings(r.restartNeeded)) {
     return { ...head, event, added: r.added, removed: r.removed, restarted: r.restarted, restartNeeded: r.restartNeeded };
   }
