@@ -57,6 +57,7 @@ describe("a valid edit changes exactly the connectors whose entries changed", ()
     edit(a, { mcpServers: { a: gate("A"), b: gate("B") } });
     await until(async () => (await addresses(a)).includes("b.whoami"), "b's tools listed");
     expect((await whoami(a, "b")).label).toBe("B");
+    expect(await a.value(`async () => (await b.whoami({})).label`)).toBe("B"); // a new run has the new connector's global
     await until(() => /config reloaded from .*atrium\.json: added b/.test(a.stderr()), "the addition logged");
 
     edit(a, { mcpServers: { a: gate("A") } });
