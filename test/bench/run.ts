@@ -4,6 +4,7 @@ import { benchServer } from "./server.js";
 import { benchPrograms } from "./programs.js";
 import { benchConnectors } from "./connectors.js";
 import { benchLoad } from "./load.js";
+import { benchReload } from "./reload.js";
 import { table } from "./stats.js";
 
 console.log(table("decision core (per call, in-process)", benchCore()));
@@ -17,3 +18,6 @@ for (const n of connectors.notes) console.log(`  ${n}`);
 const load = await benchLoad();
 console.log(table("load (200 concurrent programs)", load.rows));
 for (const n of load.notes) console.log(`  ${n}`);
+const reload = await benchReload();
+console.log(table("live config reload", reload.rows));
+for (const n of reload.notes) console.log(`  ${n}`);
