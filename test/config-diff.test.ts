@@ -5,6 +5,7 @@
 // oversized file is refused unread). The status file doctor reads is written private and read
 // shape-checked.
 import { describe, it, expect } from "vitest";
+import fc from "fast-check";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -49,6 +50,19 @@ describe("diffConnectors", () => {
     const before = config({ mcpServers: { a: server("a"), b: server("b", { startTimeoutMs: 5000 }) } }).connectors;
     const after = config({ mcpServers: { a: server("a"), b: server("b", { startTimeoutMs: 5000 }) }, atrium: { connectors: { startTimeoutMs: 9000 } } }).connectors;
     expect(diffConnectors(before, after)).toMatchObject({ restarted: [expect.objectContaining({ id: "a" })], unchanged: ["b"] });
+  });
+
+  it("property: every id lands in exactly one group, and applying the diff to the running ids gives the new ones", () => {
+    const entries = fc.dictionary(fc.constantFrom("a", "b", "c", "d", "e"), fc.record({ label: fc.constantFrom("x", "y"), timeoutMs: fc.constantFrom(1000, 2000) }));
+    fc.assert(fc.property(entries, entries, (before, after) => {
+      const cfg = (m: typeof before) => config({ mcpServers: Object.fromEntries(Object.entries(m).map(([id, e]) => [id, server(e.label, { timeoutMs: e.timeoutMs })])) }).connectors;
+      const d = diffConnectors(cfg(before), cfg(after));
+      const kept = [...d.unchanged, ...d.restarted.map((c) => c.id)];
+      expect([...kept, ...d.added.map((c) => c.id)].sort()).toEqual(Object.keys(after).sort());
+      expect([...kept, ...d.removed].sort()).toEqual(Object.keys(before).sort());
+      for (const id of d.unchanged) expect(before[id]).toEqual(after[id]);
+      for (const c of d.restarted) expect(before[c.id]).not.toEqual(after[c.id]);
+    }));
   });
 
   it("canonical text sorts object keys, keeps array order and drops undefined", () => {
