@@ -65,6 +65,7 @@ describe("a valid edit changes exactly the connectors whose entries changed", ()
     const gone = await a.call("call_tool", { address: "b.whoami", args: {} });
     expect(gone.isError).toBe(true);
     expect((gone.structuredContent as any).error).toMatchObject({ code: "unknown_address", retryable: false });
+    expect((gone.structuredContent as any).error.message).toContain("no connector named b (a config reload removed it)");
     // The log line comes once b's child has ended.
     await until(() => /config reloaded from .*: removed b/.test(a.stderr()), "the removal logged");
     expect(status(a)).toMatchObject({ event: "applied", added: [], removed: ["b"], restarted: [] });

@@ -18,6 +18,8 @@ export class ConnectorRegistry {
   private readonly depth: number;
   /** Connectors a reload removed or replaced, until their child has ended. */
   private readonly retiring = new Set<Connector>();
+  /** Ids a reload removed (and none has added back since), so a call to one can say why it is gone. */
+  private readonly removed = new Set<string>();
 
   constructor(config: Pick<AtriumConfig, "connectors" | "lifecycle">, private readonly version: string, env: NodeJS.ProcessEnv = process.env) {
     const nest = nesting(core(), env);
@@ -55,7 +57,11 @@ export class ConnectorRegistry {
       ending.push(done);
       return done;
     };
-    for (const id of diff.removed) void retire(old.get(id)!, "was removed from the config by a reload", false);
+    for (const id of diff.removed) {
+      this.removed.add(id);
+      void retire(old.get(id)!, "was removed from the config by a reload", false);
+    }
+    for (const cc of diff.added) this.removed.delete(cc.id);
     const next = config.connectors.map((cc) => (keep.has(cc.id) ? old.get(cc.id)! : this.create(cc, config.lifecycle)));
     this.connectors.splice(0, this.connectors.length, ...next);
     for (const c of next) {
@@ -66,6 +72,11 @@ export class ConnectorRegistry {
     this.changed();
     await Promise.all(ending);
     return { added: diff.added.map((c) => c.id), removed: diff.removed, restarted: diff.restarted.map((c) => c.id) };
+  }
+
+  /** Whether a config reload removed the connector with this id. */
+  wasRemoved(id: string): boolean {
+    return this.removed.has(id);
   }
 
   get(id: string): Connector | undefined {
