@@ -6,9 +6,9 @@
 // `atrium doctor`, the running config serving on until a valid edit applies.
 import { describe, it, expect, afterEach } from "vitest";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { startAtrium, fixture, nodeServer, atriumBin, type Atrium } from "./harness/atrium-client.js";
 import { ConnectorRegistry } from "../glue/connectors/registry.js";
@@ -141,6 +141,24 @@ describe("a valid edit changes exactly the connectors whose entries changed", ()
     writeFileSync(go, "");
     const r = await running;
     expect((r.structuredContent as any).value).toBe("done");
+  });
+});
+
+describe("which file is watched", () => {
+  it("a config file that is a symbolic link: an edit of its target, in another folder, applies", async () => {
+    const target = join(mkdtempSync(join(tmpdir(), "atrium-target-")), "shared.json");
+    writeFileSync(target, JSON.stringify({ mcpServers: { a: gate("A") } }));
+    const link = join(mkdtempSync(join(tmpdir(), "atrium-link-")), "atrium.json");
+    symlinkSync(target, link);
+    const a = await startAtrium({ env: { ATRIUM_CONFIG: link } });
+    open.push(a);
+    expect(await addresses(a)).toEqual(["a.wait_for_file", "a.whoami"]);
+    try {
+      writeFileSync(target, JSON.stringify({ mcpServers: { a: gate("A"), b: gate("B") } }));
+      await until(async () => (await addresses(a)).includes("b.whoami"), "the target's edit applied");
+    } finally {
+      for (const p of [target, link]) rmSync(dirname(p), { recursive: true, force: true });
+    }
   });
 });
 
