@@ -1,10 +1,15 @@
 // Assembles one atrium process from a validated config: connectors, catalog, result stash,
 // host state, meta-tools and the MCP server. Used by `serve`, `doctor` and the tests. `activity`
 // is where events go (serve passes the activity log when atrium.log.enabled; others, nowhere):
-// the meta-tools, invoke.ts and the approvals get it through the tool context, and connector
-// state changes reach it through the registry's change signal.
+// the meta-tools, invoke.ts and the approvals get it through the tool context, connector state
+// changes reach it through the registry's change signal, and config reloads through the watcher.
+// The config is held by `running` (a reload replaces it): each tool call reads it when it starts.
 import { core } from "./decisions/core.js";
 import type { AtriumConfig } from "./config/schema.js";
+import { RunningConfig } from "./config/running.js";
+import { ConfigReloader, type ReloadOutcome, type ReloadStatusBody } from "./config/reload.js";
+import { ConfigWatcher } from "./config/watch.js";
+import { writeReloadStatus } from "./config/reload-status.js";
 import { ConnectorRegistry } from "./connectors/registry.js";
 import { Catalog } from "./catalog/catalog.js";
 import { ResultStash } from "./results/stash.js";
@@ -28,17 +33,22 @@ import { startSandboxPool } from "./sandbox/start-pool.js";
 import { noActivity, type ActivitySink } from "./activity/events.js";
 import { watchConnectors } from "./activity/connector-watch.js";
 
-/** `pool`: serve starts the sandbox workers before it loads the rest, so they warm sooner. */
-export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox), activity: ActivitySink = noActivity) {
+/** serve's live reload: the config file it was started with, and who else hears each outcome. */
+export interface LiveConfig { file: string; onReload?: (outcome: ReloadOutcome) => void; log?: (line: string) => void }
+
+/** `pool`: serve starts the sandbox workers before it loads the rest, so they warm sooner. `live`: watch the config file. */
+export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox), activity: ActivitySink = noActivity, live?: LiveConfig) {
   const c = core();
+  const running = new RunningConfig(config);
   const registry = new ConnectorRegistry(config, version);
   watchConnectors(() => registry.connectors, (listener) => registry.onChange(listener), activity);
   const catalog = new Catalog(registry, c);
   const stash = new ResultStash({ ttlMs: config.results.stashTtlMs, maxBytes: config.results.stashBytes });
-  const host = new HostState(c, config.views);
+  const host = new HostState(c, () => running.current.views);
   const viewStore = new ResultStash({ ttlMs: c.limitDefault(Budget.view_store_ttl_ms), maxBytes: c.limitDefault(Budget.view_store_bytes) });
   // authorize_connector reaches connectors only through this port (start again after a login).
-  const ports: ConnectorPort[] = registry.connectors.map((c) => ({
+  // The registry's connectors as they are now (a reload adds and removes some).
+  const ports = (): ConnectorPort[] => registry.connectors.map((c) => ({
     id: c.id,
     config: c.config,
     state: () => c.state,
@@ -47,11 +57,27 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
     authorized: () => c.authorized(),
     unavailable: () => c.unavailable(),
   }));
-  const authorizer = new Authorizer(() => ports, tokenStore());
+  const authorizer = new Authorizer(ports, tokenStore());
   const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
   const appResources = new AppResources({ core: c, catalog });
-  const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, config, pool, authorizer, activity }, appResources };
+  const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
-  return { config, registry, catalog, stash, host, serverFor, tools, pool };
+  const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); live.onReload?.(o); } }, c, running, registry);
+  return { config, running, registry, catalog, stash, host, serverFor, tools, pool, reload };
+}
+
+/** Watches the config file; each settled edit is judged and applied or refused (config/reload.ts), and written where doctor reads it. */
+function watchConfig(live: LiveConfig, c: ReturnType<typeof core>, running: RunningConfig, registry: ConnectorRegistry) {
+  const log = live.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  let statusWarned = false;
+  const status = (body: ReloadStatusBody) => {
+    const failed = writeReloadStatus({ config: live.file, pid: process.pid, at: new Date().toISOString(), ...body });
+    if (failed && !statusWarned) log(`atrium: ${failed}; atrium doctor will not show reload outcomes`);
+    statusWarned ||= failed !== undefined;
+  };
+  const watcher: ConfigWatcher = new ConfigWatcher(live.file, () => reloader.check(), log);
+  const reloader = new ConfigReloader({ path: live.file, core: c, running, applyConnectors: (next) => registry.apply(next), log, status, again: () => watcher.again(), onReload: live.onReload });
+  watcher.start();
+  return { reloader, close: () => watcher.close() };
 }

@@ -33,11 +33,16 @@ async function main(argv: string[]): Promise<number | undefined> {
   if (command === "log") return (await import("./commands/log.js")).logCommand(flags);
   const { resolveConfig } = await import("./commands/resolve-config.js");
   const cfg = resolveConfig(typeof flags.config === "string" ? flags.config : undefined);
-  if (!cfg.ok) { process.stderr.write(cfg.message); return 1; }
+  if (!cfg.ok) {
+    process.stderr.write(cfg.message);
+    // doctor also says what an atrium serving this file did with the edit (it kept its running config).
+    if (command === "doctor" && cfg.file) process.stderr.write((await import("./commands/doctor-reload.js")).reloadLines(cfg.file).map((l) => `${l}\n`).join(""));
+    return 1;
+  }
   if (command === "auth") return (await import("./commands/auth.js")).authCommand(cfg.config, words);
-  if (command === "doctor") return (await import("./commands/doctor.js")).doctor(cfg.config, cfg.source, packageVersion, cfg.warnings);
+  if (command === "doctor") return (await import("./commands/doctor.js")).doctor(cfg.config, cfg.source, packageVersion, cfg.warnings, cfg.file);
   if (cfg.warnings) process.stderr.write(cfg.warnings);
-  await (await import("./commands/serve.js")).serve(cfg.config, cfg.source, packageVersion);
+  await (await import("./commands/serve.js")).serve(cfg.config, cfg.source, packageVersion, cfg.file);
   return undefined; // keep serving
 }
 

@@ -77,7 +77,8 @@ export class Catalog {
     const connectorId = address.slice(0, dot);
     const connector = this.registry.get(connectorId);
     if (!connector) {
-      throw new AtriumError("unknown_address", `no connector named ${clampEcho(connectorId)}; connectors: ${this.registry.connectors.map((c) => c.id).join(", ") || "none"}`, { nextAction: searchAction(undefined) });
+      const gone = this.registry.wasRemoved(connectorId) ? " (a config reload removed it)" : "";
+      throw new AtriumError("unknown_address", `no connector named ${clampEcho(connectorId)}${gone}; connectors: ${this.registry.connectors.map((c) => c.id).join(", ") || "none"}`, { nextAction: searchAction(undefined) });
     }
     const entry = this.build().byAddress.get(address);
     if (!entry) {

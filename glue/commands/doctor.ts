@@ -3,7 +3,8 @@
 // (how it was reached, how its list stays fresh), tool counts, how many tools are read-only vs
 // approval-required and why, the reason for each failure (a remote connector that needs a login
 // names `atrium auth login`), operator lists that name tools a
-// server does not have, and a readOnlyTools line to review for unannotated tools.
+// server does not have, a readOnlyTools line to review for unannotated tools, and what an atrium
+// serving the same config file last did with an edit of it (doctor-reload.ts).
 // Exit 0 only when every enabled connector is ready and every operator list applies.
 import { createApp } from "../app.js";
 import type { AtriumConfig } from "../config/schema.js";
@@ -13,14 +14,15 @@ import { DOCTOR_STDERR_TAIL_LINES } from "../decisions/generated/spec.js";
 import { tokenStore } from "../auth/store.js";
 import { oauthOffered } from "../auth/offered.js";
 import { loginWords } from "./auth.js";
+import { reloadLines } from "./doctor-reload.js";
 
 type App = ReturnType<typeof createApp>;
 type Connector = App["registry"]["connectors"][number];
 
-/** `configWarnings` are the config's labelled warning lines (or ""), shown in the report. */
-export async function doctor(config: AtriumConfig, source: string, version: string, configWarnings = ""): Promise<number> {
+/** `configWarnings` are the config's labelled warning lines (or ""), shown in the report; `file`: the config file, whose serving atrium's last reload is shown. */
+export async function doctor(config: AtriumConfig, source: string, version: string, configWarnings = "", file?: string): Promise<number> {
   const app = createApp(config, version);
-  const out: string[] = [`atrium ${version} doctor`, `config: ${source}`, ...configWarnings.split("\n").filter(Boolean), ""];
+  const out: string[] = [`atrium ${version} doctor`, `config: ${source}`, ...configWarnings.split("\n").filter(Boolean), ...(file ? reloadLines(file) : []), ""];
   await app.registry.startAll();
   let failed = 0;
   let warned = 0;

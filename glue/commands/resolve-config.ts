@@ -11,7 +11,11 @@ import type { AtriumConfig } from "../config/schema.js";
  * `warnings` and `message` are finished text: one labelled line per problem ("warning: …",
  * "error: …"), ending in a newline, or "" when there is nothing to say.
  */
-export type ConfigOutcome = { ok: true; config: AtriumConfig; source: string; warnings: string } | { ok: false; message: string };
+export type ConfigOutcome =
+  /** `file`: the config file read (none for the embedded demo): serve watches it. */
+  | { ok: true; config: AtriumConfig; source: string; warnings: string; file?: string }
+  /** `file`: the config file that was refused, when one was found (doctor looks up what the serving atrium did with it). */
+  | { ok: false; message: string; file?: string };
 
 function demoConfig(): AtriumConfig {
   const r = validateConfig({ mcpServers: { desk: { command: process.execPath, args: [demoServerPath] } } }, core());
@@ -26,6 +30,6 @@ export function resolveConfig(configFile: string | undefined, env: NodeJS.Proces
   if (where.source === "demo") return { ok: true, config: demoConfig(), source: "embedded demo (no atrium.json, no --config, no ATRIUM_CONFIG)", warnings: "" };
   const r = loadConfig(where.path, core(), where.source);
   const warnings = labelConfigLines("warning", where.path, r.warnings);
-  if (!r.ok) return { ok: false, message: `${labelConfigLines("error", where.path, r.errors)}${warnings}atrium: the config has ${r.errors.length} error(s); nothing was started.\n` };
-  return { ok: true, config: r.config, source: where.path, warnings };
+  if (!r.ok) return { ok: false, message: `${labelConfigLines("error", where.path, r.errors)}${warnings}atrium: the config has ${r.errors.length} error(s); nothing was started.\n`, file: where.path };
+  return { ok: true, config: r.config, source: where.path, warnings, file: where.path };
 }

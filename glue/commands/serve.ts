@@ -1,7 +1,8 @@
 // `atrium serve`: the stdio MCP server. stdout carries protocol only. Connectors start in
 // parallel without blocking initialize; every child ends when atrium ends. Events go to the
 // activity log (<stateDir>/activity) unless atrium.log.enabled is false; what is queued is
-// written before the process exits (within the shutdown grace).
+// written before the process exits (within the shutdown grace). Edits of the config file apply
+// while it serves (config/reload.ts).
 import { binPath } from "../support/paths.js";
 import type { AtriumConfig } from "../config/schema.js";
 import { startSandboxPool } from "../sandbox/start-pool.js";
@@ -10,18 +11,20 @@ import type { createApp } from "../app.js";
 import { SHUTDOWN_GRACE_MS } from "../decisions/generated/spec.js";
 import { CLI_COLUMNS, JSON_INDENT } from "../support/format.js";
 
-export async function serve(config: AtriumConfig, source: string, version: string): Promise<void> {
+/** `file`: the config file atrium was started with (none for the embedded demo); its edits are applied live. */
+export async function serve(config: AtriumConfig, source: string, version: string, file?: string): Promise<void> {
   // The sandbox workers start warming first; the MCP SDK and the server load meanwhile.
   const pool = startSandboxPool(config.sandbox);
   const [{ createApp }, { BoundedStdioTransport }, { serveStdio }, { revisionOf, AtriumServer }, { openActivityLog }] = await Promise.all([
     import("../app.js"), import("../transport/bounded-stdio.js"), import("@modelcontextprotocol/server/stdio"), import("../mcp/server.js"), import("../activity/log.js"),
   ]);
   const log = config.log.enabled ? openActivityLog(stateDir()) : undefined;
-  const app = createApp(config, version, pool, log);
+  const app = createApp(config, version, pool, log, file === undefined ? undefined : { file });
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    app.reload?.close();
     await Promise.race([app.registry.stopAll().then(() => log?.flush()), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
     app.registry.killAll();
     process.exit(code);

@@ -72,6 +72,8 @@ export class Connector {
   private connecting?: AbortController;
   /** subscriptions/listen and the ttlMs timer of the current connection (2026-07-28). */
   private readonly fresh: Freshness;
+  /** Why a config reload ended this connector, and whether a replacement is coming (retire). */
+  private retired?: { why: string; replaced: boolean };
 
   constructor(
     readonly config: ConnectorConfig,
@@ -101,9 +103,18 @@ export class Connector {
   get recovering(): boolean { return this.state === "starting" || this.state === "retrying" || this.state === "restarting"; }
 
   /** The first start attempt; resolves when it succeeded or failed (a retry may follow). Never rejects. */
-  start(): Promise<void> {
+  start(after?: Promise<void>): Promise<void> {
     if (this.state !== "starting") return Promise.resolve();
-    return this.tryStart();
+    return this.attempt ?? this.tryStart(after); // started once only (serve's startAll, a reload's apply)
+  }
+
+  /**
+   * Removed or replaced by a config reload (config/reload.ts): stops for good; a call still in
+   * flight ends `unavailable` with `why`, retryable only when a replacement is starting.
+   */
+  retire(why: string, replaced: boolean): Promise<void> {
+    this.retired = { why, replaced };
+    return this.stop();
   }
 
   /**
@@ -166,13 +177,13 @@ export class Connector {
     const why =
       this.state === "disabled" ? "is disabled in the config"
       : this.state === "starting" ? `is still starting (attempt ${this.attempts}${this.problem ? `; the last one failed: ${this.problem}` : ""})`
-      : this.state === "stopped" ? "has been stopped"
+      : this.state === "stopped" ? (this.retired?.why ?? "has been stopped")
       : (this.problem ?? `is ${this.state}`);
     const next = this.nextAttemptAt === undefined ? "" : `; atrium tries again in ${Math.max(0, Math.ceil((this.nextAttemptAt - Date.now()) / MS_PER_SECOND))} s`;
     const giveUp = this.state === "failed" ? `; no attempts are left: fix the cause, then restart atrium (atrium doctor shows the details)` : "";
     return new AtriumError("unavailable", `connector ${this.id} ${why}${next}${giveUp}${tail ? `; its stderr ends with:\n${tail}` : ""}`, {
       details: { connector: this.id, state: this.state, ...(this.nextAttemptAt !== undefined && { nextAttemptAt: new Date(this.nextAttemptAt).toISOString() }) },
-      recovering: this.recovering,
+      recovering: this.retired?.replaced ?? this.recovering,
     });
   }
 
@@ -218,11 +229,14 @@ export class Connector {
   }
 
   /** One start attempt; on failure schedules the next one while retries are left. */
-  private tryStart(): Promise<void> {
+  /** `after`: what must end before the first try (the connector this one replaces stopping). */
+  private tryStart(after?: Promise<void>): Promise<void> {
     this.attempts++;
     this.nextAttemptAt = undefined;
     this.setState("starting");
     const attempt = (async () => {
+      if (after) await after;
+      if (this.state !== "starting") return; // stopped meanwhile
       try {
         await this.connect();
         this.setState("ready");

@@ -9,12 +9,13 @@ import { AppOnly, AppOnlyUse, Revision } from "./generated/spec.js";
 
 export class HostState {
   private session?: HostDecision;
-  constructor(private readonly core: Core, private readonly views: ViewsConfig) {}
+  /** `views`: read at each detection, so a config reload's delivery settings apply to the next request. */
+  constructor(private readonly core: Core, private readonly views: () => ViewsConfig) {}
 
   /** The host deciding one request: `session` is what initialize declared (2025-11-25), `meta` the request's own envelope. */
   forRequest(revision: Revision, session: unknown, meta: unknown): HostDecision {
     if (revision === Revision.r2025_11_25 && this.session) return this.session;
-    const d = this.core.detectHost(hostFacts(this.core, requestCapabilities(revision, session, meta), this.views.delivery, this.views.fileFallback));
+    const d = this.core.detectHost(hostFacts(this.core, requestCapabilities(revision, session, meta), this.views().delivery, this.views().fileFallback));
     if (revision === Revision.r2025_11_25 && session !== undefined) this.session = d; // before initialize there is nothing to keep
     return d;
   }

@@ -5,6 +5,7 @@ import { benchPrograms } from "./programs.js";
 import { benchConnectors } from "./connectors.js";
 import { benchLoad } from "./load.js";
 import { benchActivity } from "./activity.js";
+import { benchReload } from "./reload.js";
 import { table } from "./stats.js";
 
 console.log(table("decision core (per call, in-process)", benchCore()));
@@ -21,3 +22,6 @@ for (const n of load.notes) console.log(`  ${n}`);
 const activity = await benchActivity();
 console.log(table("activity log (in-process)", activity.rows));
 for (const n of activity.notes) console.log(`  ${n}`);
+const reload = await benchReload();
+console.log(table("live config reload", reload.rows));
+for (const n of reload.notes) console.log(`  ${n}`);

@@ -807,6 +807,14 @@ export const OAUTH_STORE_BYTES_MAX = 1048576;
 export const OAUTH_STATE_BYTES = 32;
 /** 4096 characters: The query of one redirect the loopback receiver accepts (code, state, iss); a longer one is refused unread */
 export const OAUTH_CALLBACK_PARAM_CHARS_MAX = 4096;
+/** 250 ms: Quiet time after the last change in the config file's folder before atrium serve reads the file again (editors write by rename, in several steps); a file that is not valid JSON then is read once more after the same wait before it counts as an error (a write still in progress) */
+export const CONFIG_RELOAD_DEBOUNCE_MS = 250;
+/** 1048576 bytes: The config file a reload reads; a larger file is refused unread and the running config stays */
+export const CONFIG_RELOAD_BYTES_MAX = 1048576;
+/** 65536 bytes: The last reload's status file (state directory) doctor reads; a larger file is ignored unread */
+export const RELOAD_STATUS_BYTES_MAX = 65536;
+/** 20 errors: Config errors one reload status keeps (the rest are counted) */
+export const RELOAD_STATUS_ERRORS_MAX = 20;
 /** 60000 ms: Each call of the scripted atrium demo session */
 export const DEMO_CALL_TIMEOUT_MS = 60000;
 /** 400 searches: Times atrium demo searches again while the demo connector is still starting */

@@ -1,0 +1,55 @@
+// What a config reload changes: which connectors are added, removed or restarted (their
+// validated entries compared key by key, key order ignored) and which settings cannot change
+// while atrium runs (the sandbox pool's size, its queue and its workers' heap; the result
+// stash's bounds), so a reload keeps their running values and says a restart is needed.
+import type { AtriumConfig, ConnectorConfig } from "./schema.js";
+
+/** Ids, by what a reload did to them. */
+export interface ConnectorChanges { added: string[]; removed: string[]; restarted: string[] }
+
+export interface ConnectorDiff {
+  /** In the new file order. */
+  added: ConnectorConfig[];
+  removed: string[];
+  /** Entries whose validated settings differ: the old connector stops, a new one starts. */
+  restarted: ConnectorConfig[];
+  unchanged: string[];
+}
+
+/** A stable text of a validated value: object keys sorted, arrays in order. */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+export function diffConnectors(running: readonly ConnectorConfig[], next: readonly ConnectorConfig[]): ConnectorDiff {
+  const before = new Map(running.map((c) => [c.id, canonical(c)]));
+  const ids = new Set(next.map((c) => c.id));
+  const diff: ConnectorDiff = { added: [], removed: running.filter((c) => !ids.has(c.id)).map((c) => c.id), restarted: [], unchanged: [] };
+  for (const c of next) {
+    const was = before.get(c.id);
+    if (was === undefined) diff.added.push(c);
+    else if (was !== canonical(c)) diff.restarted.push(c);
+    else diff.unchanged.push(c.id);
+  }
+  return diff;
+}
+
+/**
+ * The config a reload applies: `next`, except the settings fixed for the life of the process
+ * (they size what serve built at start), which keep their running values; `restartNeeded`
+ * names each of them the file changed (`atrium.sandbox.workers`).
+ */
+export function effectiveConfig(running: AtriumConfig, next: AtriumConfig): { config: AtriumConfig; restartNeeded: string[] } {
+  const { workers, queue, heapBytes } = running.sandbox;
+  const { stashTtlMs, stashBytes } = running.results;
+  const config: AtriumConfig = { ...next, sandbox: { ...next.sandbox, workers, queue, heapBytes }, results: { ...next.results, stashTtlMs, stashBytes } };
+  const fixed = { sandbox: { workers, queue, heapBytes }, results: { stashTtlMs, stashBytes } };
+  const restartNeeded = Object.entries(fixed).flatMap(([group, keys]) =>
+    Object.entries(keys).filter(([key, was]) => (next[group as keyof typeof fixed] as unknown as Record<string, number>)[key] !== was).map(([key]) => `atrium.${group}.${key}`));
+  return { config, restartNeeded };
+}
