@@ -69,6 +69,13 @@ describe("a valid edit changes exactly the connectors whose entries changed", ()
     // The log line comes once b's child has ended.
     await until(() => /config reloaded from .*: removed b/.test(a.stderr()), "the removal logged");
     expect(status(a)).toMatchObject({ event: "applied", added: [], removed: ["b"], restarted: [] });
+    // Both reloads are in the activity log as config_reload events, naming only connector ids.
+    const events = () => readFileSync(join(a.dir, "state", "activity", "activity.log"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.event === "config_reload");
+    await until(() => existsSync(join(a.dir, "state", "activity", "activity.log")) && events().length === 2, "two config_reload events logged");
+    expect(events().map(({ outcome, added, removed, restarted }) => ({ outcome, added, removed, restarted }))).toEqual([
+      { outcome: "ok", added: ["b"], removed: [], restarted: [] },
+      { outcome: "ok", added: [], removed: ["b"], restarted: [] },
+    ]);
   });
 
   it("a changed entry restarts only that connector: the other keeps its process", async () => {
