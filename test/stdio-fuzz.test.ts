@@ -14,6 +14,7 @@ import { atriumBin } from "./harness/atrium-client.js";
 import { SHELL_URI } from "../glue/views/shell-page.js";
 import { core } from "../glue/decisions/core.js";
 import { Budget } from "../glue/decisions/generated/spec.js";
+import { mulberry32 } from "./harness/prng.js";
 
 const SEED = Number(process.env.ATRIUM_FUZZ_SEED ?? 20251125);
 const LINES = 10_000;
@@ -28,17 +29,6 @@ const PAGED = ["tools/list", "resources/list", "resources/templates/list"];
 const TOOLS = ["execute_code", "search_tools", "call_tool", "call_destructive_tool", "get_result", "skills"];
 const NOT_SERVED = ["prompts/list", "prompts/get", "completion/complete", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "tasks/get", "tasks/list", "tasks/cancel", "tasks/result", "notifications/initialized", "sampling/createMessage", "roots/list", "elicitation/create", "Ping", "tools/list/", ""];
 const PARSE = -32700, INVALID = -32600, METHOD = -32601, PARAMS = -32602;
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isSafeInteger(v) ? "int" : "float") : typeof v);
 

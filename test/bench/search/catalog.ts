@@ -9,6 +9,7 @@ import { ConnectorRegistry } from "../../../glue/connectors/registry.js";
 import { readToolsPage } from "../../../glue/connectors/downstream-shapes.js";
 import { Catalog } from "../../../glue/catalog/catalog.js";
 import type { CapturedCatalog, CapturedTool } from "./data.js";
+import { mulberry32 } from "../../harness/prng.js";
 
 export interface BenchConnector { id: string; tools: CapturedTool[] }
 
@@ -24,18 +25,6 @@ export function buildCatalog(connectors: BenchConnector[]): Catalog {
     connector.state = "ready";
   }
   return new Catalog(registry, c);
-}
-
-/** A deterministic PRNG (mulberry32), so the synthetic catalog is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const AFFIXES = ["v2", "beta", "ext", "pro", "legacy", "team", "org", "alt", "next", "lite"];
@@ -57,7 +46,7 @@ function perturb(name: string, pick: () => number): string {
 export function synthesize(catalogs: CapturedCatalog[], size: number, seed: number): BenchConnector[] {
   const out: BenchConnector[] = catalogs.map((c) => ({ id: c.server, tools: c.tools }));
   let count = out.reduce((n, c) => n + c.tools.length, 0);
-  const pick = rng(seed);
+  const pick = mulberry32(seed);
   for (let round = 1; count < size; round++) {
     for (const c of catalogs) {
       if (count >= size) break;
