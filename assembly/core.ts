@@ -7,3 +7,4 @@ export { limitDefault, limitMin, limitMax, limitAccepts, budgetCheck, budgetRoom
 export { envelope, errorRetryable, errorRetryableWhen } from "./envelope";
 export { appCall, appResult, appResource } from "./apps";
 export { approvalAsk, approvalReply } from "./approvals";
+export { pinGate } from "./pins";

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass } from "./generated/spec.js";
+import type { AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, PinAnswer, PinReason, ToolClass } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -39,6 +39,7 @@ interface CoreExports {
   appResource(kind: number, appMime: number): number;
   approvalAsk(revision: number, elicitation: number, mark: number, grant: number, grantTool: number, grantKeys: number, grantRun: number, grantLeft: number, asked: number, askLimit: number, grantLimit: number): number;
   approvalReply(reply: number, offer: number, grantLimit: number): number;
+  pinGate(state: number, policy: number, scope: number, direction: number): number;
 }
 
 export interface HostFacts { ext: number; mime: number; appMime: boolean; override: number; fileFallback: boolean }
@@ -50,6 +51,9 @@ interface AppResultDecision { answer: AppResult; reason: AppResultReason }
 interface ApprovalFacts { revision: number; elicitation: number; mark: number; grant: number; grantTool: number; grantKeys: number; grantRun: number; grantLeft: number; asked: number; askLimit: number; grantLimit: number }
 interface ApprovalAskDecision { answer: ApprovalAsk; channel: ApprovalChannel; offer: ApprovalOffer }
 interface ApprovalReplyDecision { outcome: ApprovalOutcome; reason: ApprovalOutcomeReason; grant: number }
+/** The facts of a tool's pin (spec/pins.md, N1–N8); codes of the generated tables. */
+export interface PinFacts { state: number; policy: number; scope: number; direction: number }
+interface PinDecision { answer: PinAnswer; reason: PinReason }
 
 export interface Core {
   mimeIsApp(mimeType: string): boolean;
@@ -90,6 +94,8 @@ export interface Core {
   approvalAsk(facts: ApprovalFacts): ApprovalAskDecision;
   /** P8–P10: what follows the person's answer (reply, the offer the question made, approval_grant_calls); `grant` is the calls a recorded grant covers. */
   approvalReply(reply: number, offer: number, grantLimit: number): ApprovalReplyDecision;
+  /** N1–N8: whether a tool may be called given its pin: callable, quarantined, or record its new definition and allow. */
+  pinGate(facts: PinFacts): PinDecision;
 }
 
 /** Thrown when the wasm traps; the instance is replaced before the throw, so the next call works. */
@@ -119,13 +125,15 @@ const ABI = {
     tool: { class: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
     /** appCall and appResult: answer | reason << 4. */
     app: { answer: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
+    /** pinGate: answer | reason << 4. */
+    pin: { answer: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
     /** approvalAsk: answer | channel << 4 | offer << 8. */
     ask: { answer: { shift: 0, mask: 0xf }, channel: { shift: 4, mask: 0xf }, offer: { shift: 8, mask: 0xf } },
     /** approvalReply: outcome | reason << 4 | grant << 12. */
     reply: { outcome: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff }, grant: { shift: 12, mask: 0xffff } },
   },
 } as const;
-const HOST = ABI.packed.host, TOOL = ABI.packed.tool, APP = ABI.packed.app, ASK = ABI.packed.ask, REPLY = ABI.packed.reply;
+const HOST = ABI.packed.host, TOOL = ABI.packed.tool, APP = ABI.packed.app, PIN = ABI.packed.pin, ASK = ABI.packed.ask, REPLY = ABI.packed.reply;
 const field = (packed: number, f: { shift: number; mask: number }): number => (packed >> f.shift) & f.mask;
 
 /**
@@ -209,6 +217,11 @@ export function createCore(bytes: Uint8Array): Core {
       call("approvalReply", () => {
         const p = x.approvalReply(i32(reply), i32(offer), f64(grantLimit));
         return { outcome: field(p, REPLY.outcome) as ApprovalOutcome, reason: field(p, REPLY.reason) as ApprovalOutcomeReason, grant: field(p, REPLY.grant) };
+      }),
+    pinGate: (f) =>
+      call("pinGate", () => {
+        const p = x.pinGate(i32(f.state), i32(f.policy), i32(f.scope), i32(f.direction));
+        return { answer: field(p, PIN.answer) as PinAnswer, reason: field(p, PIN.reason) as PinReason };
       }),
   };
 }

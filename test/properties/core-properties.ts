@@ -3,7 +3,7 @@
 // Each property throws when it fails (fast-check's assert).
 import fc from "fast-check";
 import type { Core } from "../../glue/decisions/core.js";
-import { ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck } from "../../glue/decisions/generated/spec.js";
+import { ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -245,6 +245,35 @@ export const coreProperties: Property[] = [
       ),
   },
   {
+    name: "N1–N8: under pin only a matching tool, first sight or a safe-direction annotation change is callable; a quarantine always says why; out-of-range facts quarantine",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, anyCode, anyCode, anyCode, (state, policy, scope, direction) => {
+          const d = core.pinGate({ state, policy, scope, direction });
+          const valid = inRange(PinState, state) && inRange(PinPolicy, policy) && inRange(PinScope, scope) && inRange(PinDirection, direction);
+          if (!valid) return d.answer === PinAnswer.quarantined && d.reason === PinReason.invalid_facts;
+          if (policy === PinPolicy.off) return d.answer === PinAnswer.callable;
+          if (d.answer === PinAnswer.quarantined) return d.reason !== PinReason.invalid_facts && policy === PinPolicy.pin;
+          if (policy === PinPolicy.auto_accept) return d.answer === PinAnswer.callable ? state === PinState.matches : d.answer === PinAnswer.record_and_allow;
+          if (d.answer === PinAnswer.record_and_allow) return state === PinState.unpinned;
+          return state === PinState.matches || (state === PinState.changed && scope === PinScope.annotations_only && direction === PinDirection.toward_write);
+        }),
+        o,
+      ),
+  },
+  {
+    name: "N5–N8: under pin a new, flagged or unreadable tool, a definition change or a move toward read-only is never callable",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(fc.constantFrom(...values(PinScope)), fc.constantFrom(...values(PinDirection)), fc.constantFrom(PinState.new_tool, PinState.suspicious, PinState.store_unreadable, PinState.changed), (scope, direction, state) => {
+          const d = core.pinGate({ state, policy: PinPolicy.pin, scope, direction });
+          const safe = state === PinState.changed && scope === PinScope.annotations_only && direction === PinDirection.toward_write;
+          return safe ? d.answer === PinAnswer.callable : d.answer === PinAnswer.quarantined;
+        }),
+        o,
+      ),
+  },
+  {
     name: "garbage never traps the wasm and always yields a defined code",
     run: (core, o) =>
       fc.assert(
@@ -258,6 +287,7 @@ export const coreProperties: Property[] = [
             x.appCall(a, b, c, d).reason, x.appResult(a, b, c).reason, x.appResource(a, b),
             x.approvalAsk({ revision: a, elicitation: b, mark: c, grant: d, grantTool: a, grantKeys: b, grantRun: c, grantLeft: d, asked: a, askLimit: b, grantLimit: c }).answer,
             x.approvalReply(a, b, c).reason,
+            x.pinGate({ state: a, policy: b, scope: c, direction: d }).reason,
           ];
           const checks = [x.limitAccepts(a, b), x.budgetCheck(a, b, c, d)];
           const room = x.budgetRoom(a, b, c);

@@ -128,7 +128,18 @@ const approvals: Runner = (core, spec, g) => {
   return { answer: nameOf(spec, "ApprovalAsk", d.answer), channel: nameOf(spec, "ApprovalChannel", d.channel), offer: nameOf(spec, "ApprovalOffer", d.offer) };
 };
 
+const pins: Runner = (core, spec, g) => {
+  const d = core.pinGate({
+    state: codeOf(spec, "PinState", g.state),
+    policy: codeOf(spec, "PinPolicy", g.policy),
+    scope: codeOf(spec, "PinScope", g.scope ?? "definition"),
+    direction: codeOf(spec, "PinDirection", g.direction ?? "none"),
+  });
+  return { answer: nameOf(spec, "PinAnswer", d.answer), reason: nameOf(spec, "PinReason", d.reason) };
+};
+
 const RUNNERS: Record<string, Runner> = {
+  "pins.md": pins,
   "approvals.md": approvals,
   "app-calls.md": apps,
   "host-detection.md": host,
