@@ -709,8 +709,14 @@ export const PIN_DESCRIPTION_CHARS_MAX = 8192;
 export const PIN_FILE_BYTES_MAX = 4194304;
 /** 240 characters: Old and new description text shown per change by atrium pins and in a quarantined error, each clamped to this */
 export const PIN_DIFF_TEXT_CHARS = 240;
+/** 60 characters: Unchanged description text shown before the part that changed, in a pending change's diff */
+export const PIN_DIFF_CONTEXT_CHARS = 60;
 /** 4096 characters: Description text kept per side of one pending change in the pin file (the readable diff's source) */
 export const PIN_PENDING_TEXT_CHARS = 4096;
+/** 64 keys: Top-level property names of a tool's input and of its output schema kept per pin for the readable diff (the digest covers the whole schema) */
+export const PIN_SCHEMA_KEYS_MAX = 64;
+/** 500 ms: How often a running atrium looks at the pin file's status (fs.watchFile) to notice atrium pins accept or reject; until it has re-read, a quarantined tool stays quarantined */
+export const PIN_WATCH_MS = 500;
 /** 60000 ms: Each call of the scripted atrium demo session */
 export const DEMO_CALL_TIMEOUT_MS = 60000;
 /** 400 searches: Times atrium demo searches again while the demo connector is still starting */
