@@ -1,5 +1,5 @@
 // Assembles one atrium process from a validated config: connectors, catalog, result stash,
-// host state, meta-tools and the MCP server. Used by `serve`, `doctor` and the tests.
+// host state, pins, meta-tools and the MCP server. Used by `serve`, `doctor` and the tests.
 import { core } from "./decisions/core.js";
 import type { AtriumConfig } from "./config/schema.js";
 import { ConnectorRegistry } from "./connectors/registry.js";
@@ -22,12 +22,21 @@ import { AppResources } from "./apps/resources.js";
 import { Budget, type Revision } from "./decisions/generated/spec.js";
 import type { SandboxPool } from "./sandbox/pool.js";
 import { startSandboxPool } from "./sandbox/start-pool.js";
+import { PinService, type PinHooks } from "./pins/service.js";
+import { PinFile } from "./pins/pin-file.js";
 
-/** `pool`: serve starts the sandbox workers before it loads the rest, so they warm sooner. */
-export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox)) {
+/**
+ * `pool`: serve starts the sandbox workers before it loads the rest, so they warm sooner.
+ * `pinHooks`: who hears of a tool newly quarantined (the activity log, once it is merged).
+ */
+export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox), pinHooks: PinHooks = {}) {
   const c = core();
   const registry = new ConnectorRegistry(config, version);
-  const catalog = new Catalog(registry, c);
+  const pins = new PinService(c, new PinFile(), pinHooks);
+  const catalog = new Catalog(registry, c, pins);
+  // Each new listing is judged against its pins as it comes in (pending changes recorded, the
+  // quarantine heard of), not only when a search or a call first builds the catalog.
+  registry.onChange(() => setImmediate(() => catalog.entries()).unref());
   const stash = new ResultStash({ ttlMs: config.results.stashTtlMs, maxBytes: config.results.stashBytes });
   const host = new HostState(c, config.views);
   const viewStore = new ResultStash({ ttlMs: c.limitDefault(Budget.view_store_ttl_ms), maxBytes: c.limitDefault(Budget.view_store_bytes) });
@@ -47,5 +56,5 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, config, pool, authorizer }, appResources };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
-  return { config, registry, catalog, stash, host, serverFor, tools, pool };
+  return { config, registry, catalog, stash, host, serverFor, tools, pool, pins };
 }

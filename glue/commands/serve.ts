@@ -14,6 +14,8 @@ export async function serve(config: AtriumConfig, source: string, version: strin
     import("../app.js"), import("../transport/bounded-stdio.js"), import("@modelcontextprotocol/server/stdio"), import("../mcp/server.js"),
   ]);
   const app = createApp(config, version, pool);
+  // `atrium pins accept|reject` in a terminal changes the pin file: judged again when noticed.
+  app.pins.watch();
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;

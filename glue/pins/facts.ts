@@ -11,6 +11,9 @@ export type PinPolicySetting = "pin" | "auto-accept" | "off";
 export const PIN_POLICY_SETTINGS: readonly PinPolicySetting[] = ["pin", "auto-accept", "off"];
 const POLICY: Record<PinPolicySetting, PinPolicy> = { pin: PinPolicy.pin, "auto-accept": PinPolicy.auto_accept, off: PinPolicy.off };
 
+/** The facts of a tool nothing pinned (an entry a test built): judged as with pins "off". */
+export const NO_PIN_FACTS: PinFacts = { state: PinState.matches, policy: PinPolicy.off, scope: PinScope.definition, direction: PinDirection.none };
+
 export interface ToolPinFacts { facts: PinFacts; state: PinStateName }
 
 /** readOnlyHint as the catalog reads it: only `true` is read-only (absent or malformed: may write). */
