@@ -212,3 +212,16 @@ describe("the pin service", () => {
     expect(new PinFile(dir).load().connectors.map((c) => c.id)).toEqual(["dict"]);
   });
 });
+
+describe("the pins key of a connector in atrium.json", () => {
+  it('is "pin" by default, takes "auto-accept" and "off", and refuses anything else naming the three', async () => {
+    const { validateConfig } = await import("../glue/config/validate.js");
+    const r = validateConfig({ mcpServers: { a: { command: "x" }, b: { command: "x", pins: "auto-accept" }, c: { url: "https://c.example/mcp", pins: "off" } } }, core());
+    expect(r.ok && r.config.connectors.map((c) => c.pins)).toEqual(["pin", "auto-accept", "off"]);
+    const bad = validateConfig({ mcpServers: { a: { command: "x", pins: "trust" }, b: { command: "x", pins: true } } }, core());
+    expect(bad.ok).toBe(false);
+    const errors = bad.ok ? [] : bad.errors;
+    expect(errors.find((e) => e.path === "mcpServers.a.pins")?.message).toContain('must be one of "pin", "auto-accept", "off"');
+    expect(errors.find((e) => e.path === "mcpServers.b.pins")).toBeDefined();
+  });
+});
