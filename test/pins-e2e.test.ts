@@ -153,6 +153,16 @@ describe("pinned tool definitions, end to end", () => {
     expect(none.stderr).toContain("has no pending change for extra; pending: archive");
   });
 
+  it("`atrium doctor` names the pending changes and which tools are quarantined", async () => {
+    const servers = connector("dict", v1);
+    await stop(await start(servers));
+    setDefs("dict", v2);
+    const cfg = join(dir, "doctor.json");
+    writeFileSync(cfg, JSON.stringify({ mcpServers: servers }));
+    const r = await run(process.execPath, [atriumBin, "doctor", "--config", cfg], { env: { ...process.env, ATRIUM_STATE_DIR: state } }).catch((e) => e);
+    expect(r.stdout).toContain("     pins: 3 pending change(s) of tool definitions (lookup, archive, extra); quarantined: lookup, extra; review with `atrium pins`");
+  });
+
   it("a poisoned description is quarantined on first sight, with its reason in search and in `atrium pins`; the plain tool beside it is callable", async () => {
     const poisoned = JSON.parse(readFileSync(join(repo, "test/fixtures/poisoned-tools.json"), "utf8"));
     const servers = connector("tainted", poisoned);
