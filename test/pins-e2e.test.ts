@@ -103,12 +103,15 @@ describe("pinned tool definitions, end to end", () => {
     const e = err(await call(a, "dict.lookup"));
     expect(e).toMatchObject({ code: "quarantined", retryable: false, details: { reason: "changed", review: "atrium pins", accept: "atrium pins accept dict lookup" } });
     expect(e.message).toContain("atrium pins accept dict lookup");
-    expect(e.message).toContain("with its synonyms");
+    // The model is told which parts changed, in atrium's words: never the new text in question.
+    expect(e.message).toContain("(its description changed; its input schema gained 1 key(s))");
+    expect(e.message).not.toContain("synonyms");
     expect(e.nextAction.purpose).toContain("atrium pins accept dict lookup");
     expect(await fromProgram(a, "dict.lookup")).toMatchObject({ code: "quarantined" });
     expect(err(await a.call("call_destructive_tool", { address: "dict.lookup", args: {} }))).toMatchObject({ code: "quarantined" });
     expect(err(await call(a, "dict.extra"))).toMatchObject({ code: "quarantined", details: { reason: "new_tool" } });
-    expect((await row(a, "dict.lookup")).quarantined).toMatchObject({ review: "atrium pins accept dict lookup" });
+    expect((await row(a, "dict.lookup")).quarantined).toMatchObject({ review: "atrium pins accept dict lookup", change: "its description changed; its input schema gained 1 key(s)" });
+    expect((await row(a, "dict.lookup")).description).toContain("withheld");
     expect((await row(a, "dict.stats")).quarantined).toBeUndefined();
     expect((await ran(a, "dict.stats")).data).toEqual({ ran: "stats" });
     // The flip toward "may write": callable by its pin, approval-only at once, listed.
@@ -171,8 +174,16 @@ describe("pinned tool definitions, end to end", () => {
     for (const name of ["add", "weather", "notes", "hidden", "bidi", "schema_poison"]) {
       expect(err(await call(a, `tainted.${name}`)), name).toMatchObject({ code: "quarantined", details: { reason: "suspicious" } });
     }
-    expect(err(await call(a, "tainted.add")).details.flags).toContain("carries an <IMPORTANT>-style block of instructions for the model");
-    expect((await row(a, "tainted.weather")).quarantined.reason).toContain("reads like instructions to the model");
+    const add = err(await call(a, "tainted.add"));
+    expect(add.details.flags).toContain("carries an <IMPORTANT>-style block of instructions for the model");
+    expect(add.message).not.toContain("mcp.json"); // the poisoned text never reaches the model
+    const weather = await row(a, "tainted.weather");
+    expect(weather.quarantined.reason).toContain("reads like instructions to the model");
+    expect(weather.quarantined.change).toContain("flagged: tells the model to ignore its instructions");
+    expect(JSON.stringify(weather)).not.toContain("Ignore all previous");
+    const described = await a.value(`async () => atrium.describe("tainted.add")`);
+    expect(JSON.stringify(described)).not.toContain("mcp.json");
+    expect(JSON.stringify(described)).toContain("quarantined");
     const review = await pins(servers);
     expect(review.stdout).toContain("tainted: 6 pending change(s)");
     expect(review.stdout).toContain("flagged: tells the model to ignore its instructions");

@@ -61,6 +61,9 @@ export const pinReasonText: Record<PinReasonName, string> = {
   invalid_facts: "the facts of its pin were out of range",
 };
 
+/** What search and describe show instead of a quarantined tool's own description (its text is what is in question). */
+export const quarantinedDescription = "(withheld: this tool is quarantined until a person accepts its definition)";
+
 /** What a quarantined call says to do: a person reviews the change in a terminal. */
 export const quarantinedNextText = (connector: string, tool: string) =>
   `a person must review the change with \`atrium pins\` in a terminal and accept it with \`atrium pins accept ${connector} ${tool}\` (or reject it); until then the tool cannot be called by any path`;

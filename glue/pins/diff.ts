@@ -1,11 +1,12 @@
-// A pending change in words, for `atrium pins` (and, shortened, the quarantined error): the title,
-// the part of the description that changed (with a little context, clamped to
-// PIN_DIFF_TEXT_CHARS per side), input and output schema keys added or removed, and the
-// annotation flips (readOnlyHint true → false reads "toward may write").
+// A pending change in words. For the operator (`atrium pins`): the title, the part of the
+// description that changed (with a little context, clamped to PIN_DIFF_TEXT_CHARS per side), input
+// and output schema keys added or removed, and the annotation flips (readOnlyHint true → false
+// reads "toward may write"). For the model (the quarantined error, search): which parts changed,
+// in atrium's own words only — never the downstream's new text, which is what is in question.
 import { PIN_DIFF_CONTEXT_CHARS, PIN_DIFF_TEXT_CHARS } from "../decisions/generated/spec.js";
 import { clip } from "../support/text/clip.js";
 import type { PinnedDefinition } from "./digest.js";
-import type { PendingPin } from "./pin-file.js";
+import type { Flag } from "./suspicious.js";
 import { directionOf } from "./facts.js";
 import { PinDirection } from "../decisions/generated/spec.js";
 
@@ -30,7 +31,8 @@ function keysLine(label: string, was: string[], now: string[]): string[] {
   return [`${label}: ${[...added.map((k) => `+${k}`), ...removed.map((k) => `-${k}`)].join(" ")}`];
 }
 
-const hint = (v: unknown) => (v === undefined ? "absent" : JSON.stringify(v));
+/** A hint as shown: its JSON, clamped (a malformed hint may be any value). */
+const hint = (v: unknown) => (v === undefined ? "absent" : clip(JSON.stringify(v) ?? String(v), PIN_DIFF_CONTEXT_CHARS));
 
 /** The lines that describe how `now` differs from `was` (the accepted pin), or all of `now` for a tool without one. */
 export function diffLines(was: PinnedDefinition | undefined, now: PinnedDefinition): string[] {
@@ -60,7 +62,24 @@ export function diffLines(was: PinnedDefinition | undefined, now: PinnedDefiniti
   return lines;
 }
 
-/** One line for a pending change, for the quarantined error and doctor. */
-export function changeSummary(was: PinnedDefinition | undefined, pending: PendingPin): string {
-  return diffLines(was, pending.definition).join("; ");
+/** Which parts of a definition changed, in atrium's words only (none of the downstream's text): what the model is told. */
+export function changeSummary(was: PinnedDefinition | undefined, now: PinnedDefinition, flags: readonly Flag[]): string {
+  const parts: string[] = [];
+  if (!was) parts.push("no accepted definition");
+  else {
+    if (was.title !== now.title) parts.push("its title changed");
+    if (was.description !== now.description) parts.push("its description changed");
+    const keys = (label: string, a: string[], b: string[]) => {
+      const added = b.filter((k) => !a.includes(k)).length;
+      const removed = a.filter((k) => !b.includes(k)).length;
+      if (added || removed) parts.push(`its ${label} schema ${[added && `gained ${added} key(s)`, removed && `lost ${removed} key(s)`].filter(Boolean).join(" and ")}`);
+    };
+    keys("input", was.inputKeys, now.inputKeys);
+    keys("output", was.outputKeys, now.outputKeys);
+    if (hint(was.readOnlyHint) !== hint(now.readOnlyHint)) parts.push(`readOnlyHint ${hint(was.readOnlyHint)} → ${hint(now.readOnlyHint)}`);
+    if (hint(was.destructiveHint) !== hint(now.destructiveHint)) parts.push(`destructiveHint ${hint(was.destructiveHint)} → ${hint(now.destructiveHint)}`);
+    if (!parts.length) parts.push(was.annotations !== now.annotations ? "its annotations changed" : "its schemas changed");
+  }
+  for (const f of flags) parts.push(`flagged: ${f.reason}`);
+  return parts.join("; ");
 }

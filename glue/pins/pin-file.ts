@@ -68,7 +68,7 @@ export function whereOf(config: { kind: "stdio"; command: string; args: string[]
   return config.kind === "stdio" ? JSON.stringify([config.command, ...config.args]) : config.url;
 }
 
-export const emptyPins = (unreadableSince?: string): PinData => ({ format: FORMAT, version: VERSION, ...(unreadableSince && { unreadableSince }), connectors: [] });
+const emptyPins = (unreadableSince?: string): PinData => ({ format: FORMAT, version: VERSION, ...(unreadableSince && { unreadableSince }), connectors: [] });
 
 export class PinFile {
   private readonly file: PrivateFile;

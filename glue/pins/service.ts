@@ -22,7 +22,7 @@ export interface PinListing { id: string; where: string; policy: PinPolicySettin
 export interface PinVerdict {
   state: PinStateName;
   facts: PinFacts;
-  /** Set when the core quarantines the tool: why, and the change in one line. */
+  /** Set when the core quarantines the tool: why, and which parts changed (atrium's words only, never the new text). */
   quarantined?: { reason: PinReasonName; change: string; flags: Flag[] };
 }
 
@@ -113,7 +113,7 @@ export class PinService {
       const { state, facts } = pinFactsOf(now, record, mine, flags.length > 0, unreadable, listing.policy);
       const d = this.core.pinGate(facts);
       const reason = codeName(PinReason, d.reason) ?? "invalid_facts";
-      const quarantined = d.answer === PinAnswer.quarantined ? { reason, change: changeSummary(mine?.accepted?.definition, { ...now, state: "changed", flags, firstSeen: "" }), flags } : undefined;
+      const quarantined = d.answer === PinAnswer.quarantined ? { reason, change: changeSummary(mine?.accepted?.definition, now.definition, flags), flags } : undefined;
       verdicts.set(tool.name, { state, facts, ...(quarantined && { quarantined }) });
       if (listing.policy === "off") continue;
       const change: Change = { name: tool.name };

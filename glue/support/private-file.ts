@@ -10,7 +10,7 @@ import { privateDir } from "../views/private-dir.js";
 import { FILE_MODE_PRIVATE, MODE_GROUP_OTHER } from "./wire.js";
 
 /** Why the file cannot be used (the message says which file and why; never its content). */
-export class PrivateFileRefused extends Error {}
+class PrivateFileRefused extends Error {}
 
 /** How one kind of private file is named and spoken of. */
 export interface PrivateFileKind {
