@@ -225,3 +225,18 @@ describe("the pins key of a connector in atrium.json", () => {
     expect(errors.find((e) => e.path === "mcpServers.b.pins")).toBeDefined();
   });
 });
+
+describe("the pins command line", () => {
+  it("lists by default, takes a connector and any number of tools for accept and reject, and refuses the rest", async () => {
+    const { parseCommandLine } = await import("../glue/commands/args.js");
+    expect(parseCommandLine(["pins"])).toMatchObject({ kind: "run", command: "pins", words: ["list"] });
+    expect(parseCommandLine(["pins", "--config", "a.json"])).toMatchObject({ kind: "run", words: ["list"], flags: { config: "a.json" } });
+    expect(parseCommandLine(["pins", "accept", "dict"])).toMatchObject({ kind: "run", words: ["accept", "dict"] });
+    expect(parseCommandLine(["pins", "reject", "dict", "a", "b"])).toMatchObject({ kind: "run", words: ["reject", "dict", "a", "b"] });
+    expect(parseCommandLine(["pins", "accept"])).toMatchObject({ kind: "error", message: expect.stringContaining("atrium pins accept: takes <connector> [tool…]") });
+    expect(parseCommandLine(["pins", "list", "dict"])).toMatchObject({ kind: "error" });
+    expect(parseCommandLine(["pins", "trust", "dict"])).toMatchObject({ kind: "error", message: expect.stringContaining('unknown action "trust"') });
+    // auth keeps its exact word counts.
+    expect(parseCommandLine(["auth"])).toMatchObject({ kind: "error", message: expect.stringContaining("missing action") });
+  });
+});
