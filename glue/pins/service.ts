@@ -108,8 +108,9 @@ export class PinService {
     for (const tool of listing.tools) {
       if (verdicts.has(tool.name)) continue; // a duplicate name: the catalog keeps the first (R11)
       const now = pinOf(tool);
-      const flags = listing.policy === "off" ? [] : flagsOf(tool);
       const mine = record?.tools.find((t) => t.name === tool.name);
+      // An accepted definition is not judged again (the patterns cost more than the digest).
+      const flags = listing.policy === "off" || mine?.accepted?.digest === now.digest ? [] : flagsOf(tool);
       const { state, facts } = pinFactsOf(now, record, mine, flags.length > 0, unreadable, listing.policy);
       const d = this.core.pinGate(facts);
       const reason = codeName(PinReason, d.reason) ?? "invalid_facts";
