@@ -181,6 +181,15 @@ describe("the pin service", () => {
     expect(s.verdicts(listing([...changed])).get("lookup")?.state).toBe("matches");
   });
 
+  it("a change the server takes back (it lists the accepted definition again) is no longer pending", () => {
+    const s = new PinService(core(), new PinFile(stateDir()));
+    s.verdicts(listing([tool()]));
+    expect(s.verdicts(listing([tool({ description: "changed" })])).get("lookup")?.quarantined?.reason).toBe("changed");
+    expect(s.pending({ id: "dict", where: '["node","dict.js"]' })).toEqual(["lookup"]);
+    expect(s.verdicts(listing([tool()])).get("lookup")?.quarantined).toBeUndefined();
+    expect(s.pending({ id: "dict", where: '["node","dict.js"]' })).toEqual([]);
+  });
+
   it("a rejected digest is not recorded as pending again, and stays quarantined", () => {
     const dir = stateDir();
     const s = new PinService(core(), new PinFile(dir));

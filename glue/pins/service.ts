@@ -34,7 +34,7 @@ export interface PinHooks {
 }
 
 interface Judged { tools: readonly PinnableTool[]; policy: PinPolicySetting; generation: number; verdicts: Map<string, PinVerdict> }
-interface Change { name: string; accept?: Pinned; pending?: Omit<PinVerdict, "facts"> & { pinned: Pinned; flags: Flag[]; autoAccepted: boolean } }
+interface Change { name: string; accept?: Pinned; clearPending?: boolean; pending?: Omit<PinVerdict, "facts"> & { pinned: Pinned; flags: Flag[]; autoAccepted: boolean } }
 
 const PENDING: readonly PinStateName[] = ["changed", "new_tool", "suspicious", "store_unreadable"];
 
@@ -121,7 +121,9 @@ export class PinService {
       if (d.answer === PinAnswer.record_and_allow) change.accept = now;
       const shown = PENDING.includes(state) && mine?.pending?.digest !== now.digest && mine?.rejected !== now.digest;
       if (shown) change.pending = { state, pinned: now, flags, autoAccepted: d.answer === PinAnswer.record_and_allow, ...(quarantined && { quarantined }) };
-      if (change.accept || change.pending) changes.push(change);
+      // The server lists the accepted definition again: the change it had shown is gone.
+      if (state === "matches" && mine?.pending && !mine.pending.autoAccepted) change.clearPending = true;
+      if (change.accept || change.pending || change.clearPending) changes.push(change);
     }
     return { verdicts, changes };
   }
@@ -142,6 +144,7 @@ export class PinService {
         record.tools.push(tool);
       }
       if (c.accept) tool.accepted = c.accept;
+      if (c.clearPending) delete tool.pending;
       if (c.pending) tool.pending = { ...c.pending.pinned, state: c.pending.state as PendingState, flags: c.pending.flags, firstSeen: at, ...(c.pending.autoAccepted && { autoAccepted: true }) };
       if (c.pending?.quarantined) this.hooks.onQuarantine?.(listing.id, c.name, c.pending.quarantined.reason);
     }
