@@ -18,7 +18,7 @@ import type { Flag } from "./suspicious.js";
 /** The states a pending change is recorded with. */
 export type PendingState = Extract<PinStateName, "changed" | "new_tool" | "suspicious" | "store_unreadable">;
 
-export interface PendingPin extends Pinned {
+interface PendingPin extends Pinned {
   state: PendingState;
   /** What the suspicious-pattern check found in this definition. */
   flags: Flag[];
