@@ -8,3 +8,4 @@ export { envelope, errorRetryable, errorRetryableWhen } from "./envelope";
 export { appCall, appResult, appResource } from "./apps";
 export { approvalAsk, approvalReply } from "./approvals";
 export { oauthRedirect, oauthOffer, oauthUnauthorized, oauthChannel, oauthResource, oauthIssuer, oauthRefresh } from "./oauth";
+export { pinGate } from "./pins";

@@ -1,8 +1,9 @@
 // Assembles one atrium process from a validated config: connectors, catalog, result stash,
-// host state, meta-tools and the MCP server. Used by `serve`, `doctor` and the tests. `activity`
+// host state, pins, meta-tools and the MCP server. Used by `serve`, `doctor` and the tests. `activity`
 // is where events go (serve passes the activity log when atrium.log.enabled; others, nowhere):
 // the meta-tools, invoke.ts and the approvals get it through the tool context, connector state
-// changes reach it through the registry's change signal, and config reloads through the watcher.
+// changes reach it through the registry's change signal, config reloads through the watcher, and
+// tools newly quarantined by the pin check (pins/service.ts) through its hook.
 // The config is held by `running` (a reload replaces it): each tool call reads it when it starts.
 import { core } from "./decisions/core.js";
 import type { AtriumConfig } from "./config/schema.js";
@@ -33,6 +34,9 @@ import { startSandboxPool } from "./sandbox/start-pool.js";
 import { noActivity, type ActivitySink } from "./activity/events.js";
 import { watchConnectors } from "./activity/connector-watch.js";
 
+import { PinService } from "./pins/service.js";
+import { PinFile } from "./pins/pin-file.js";
+
 /** serve's live reload: the config file it was started with, and who else hears each outcome. */
 export interface LiveConfig { file: string; onReload?: (outcome: ReloadOutcome) => void; log?: (line: string) => void }
 
@@ -42,7 +46,11 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const running = new RunningConfig(config);
   const registry = new ConnectorRegistry(config, version);
   watchConnectors(() => registry.connectors, (listener) => registry.onChange(listener), activity);
-  const catalog = new Catalog(registry, c);
+  const pins = new PinService(c, new PinFile(), { onQuarantine: (connector, tool, reason) => activity.quarantine(connector, tool, reason) });
+  const catalog = new Catalog(registry, c, pins);
+  // Each new listing is judged against its pins as it comes in (pending changes recorded, the
+  // quarantine heard of), not only when a search or a call first builds the catalog.
+  registry.onChange(() => setImmediate(() => catalog.entries()).unref());
   const stash = new ResultStash({ ttlMs: config.results.stashTtlMs, maxBytes: config.results.stashBytes });
   const host = new HostState(c, () => running.current.views);
   const viewStore = new ResultStash({ ttlMs: c.limitDefault(Budget.view_store_ttl_ms), maxBytes: c.limitDefault(Budget.view_store_bytes) });
@@ -64,7 +72,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
   const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); live.onReload?.(o); } }, c, running, registry);
-  return { config, running, registry, catalog, stash, host, serverFor, tools, pool, reload };
+  return { config, running, registry, catalog, stash, host, serverFor, tools, pool, reload, pins };
 }
 
 /** Watches the config file; each settled edit is judged and applied or refused (config/reload.ts), and written where doctor reads it. */

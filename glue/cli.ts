@@ -16,6 +16,9 @@ usage:
   atrium auth logout <connector> [--config FILE]   revoke its tokens at the server, then delete them here
   atrium auth status [--config FILE]               each remote connector's login, and where tokens are kept
   atrium log [--follow] [--connector ID] [--lines N]   the activity log: events, never payloads
+  atrium pins [--config FILE]                      pending changes of pinned tool definitions, with a diff
+  atrium pins accept <connector> [tool…]           accept them (every pending one when no tool is named)
+  atrium pins reject <connector> [tool…]           reject them: the old pin stays, the tool stays quarantined
   atrium --help | --version
 
 config lookup: --config FILE, then $ATRIUM_CONFIG, then ./atrium.json;
@@ -40,6 +43,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     return 1;
   }
   if (command === "auth") return (await import("./commands/auth.js")).authCommand(cfg.config, words);
+  if (command === "pins") return (await import("./commands/pins.js")).pinsCommand(cfg.config, words);
   if (command === "doctor") return (await import("./commands/doctor.js")).doctor(cfg.config, cfg.source, packageVersion, cfg.warnings, cfg.file);
   if (cfg.warnings) process.stderr.write(cfg.warnings);
   await (await import("./commands/serve.js")).serve(cfg.config, cfg.source, packageVersion, cfg.file);

@@ -33,7 +33,7 @@ describe("validateConfig: file and connector shape", () => {
     expect(config.connectors).toEqual([
       {
         id: "github", kind: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { K: "V" }, cwd: "/srv",
-        readOnlyTools: [], approvalTools: [], keepOutsidePrograms: [], disabled: false, appWrites: false, protocol: "auto",
+        readOnlyTools: [], approvalTools: [], keepOutsidePrograms: [], disabled: false, appWrites: false, protocol: "auto", pins: "pin",
         timeoutMs: c.limitDefault(Budget.host_call_deadline_ms), startTimeoutMs: c.limitDefault(Budget.connector_start_ms), maxResultBytes: c.limitDefault(Budget.direct_result_bytes),
       },
     ]);

@@ -44,9 +44,10 @@ beforeAll(async () => {
   a = await startAtrium({
     config: {
       mcpServers: {
-        m26: nodeServer(modern, { env: { MODERN_LOG: log("m26"), MODERN_LIST_DELAY_MS: "800" } }),
+        // pins "auto-accept": the tools these servers add at run time are called below, not quarantined (spec/pins.md N4).
+        m26: nodeServer(modern, { env: { MODERN_LOG: log("m26"), MODERN_LIST_DELAY_MS: "800" }, pins: "auto-accept" }),
         ttl26: nodeServer(modern, { env: { MODERN_LOG: log("ttl26"), MODERN_LIST_CHANGED: "false", MODERN_TTL_MS: "200", MODERN_LIST_DELAY_MS: "800" } }),
-        h26: { url: http26.url },
+        h26: { url: http26.url, pins: "auto-accept" },
         mem: { command: npmBin("mcp-server-memory"), env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
         mal: nodeServer(modern, { env: { MODERN_LOG: log("mal"), MODERN_DISCOVER: "malformed", MODERN_LEGACY: "serve" } }),
         malrej: nodeServer(modern, { env: { MODERN_DISCOVER: "malformed" } }),
@@ -203,7 +204,7 @@ describe("atrium doctor names each connector's revision", () => {
       mcpServers: {
         m26: nodeServer(modern),
         ttl26: nodeServer(modern, { env: { MODERN_LIST_CHANGED: "false", MODERN_TTL_MS: "200" } }),
-        h26: { url: http26.url },
+        h26: { url: http26.url, pins: "auto-accept" },
         mem: { command: npmBin("mcp-server-memory"), env: { MEMORY_FILE_PATH: join(dir, "doctor-memory.jsonl") } },
         everything: { url: everythingUrl },
         mal: nodeServer(modern, { env: { MODERN_DISCOVER: "malformed", MODERN_LEGACY: "serve" } }),

@@ -219,6 +219,7 @@ export enum ErrorCode {
   auth_required = 15,
   app_call_refused = 16,
   approval_declined = 17,
+  quarantined = 18,
 }
 
 export enum HostKind {
@@ -393,6 +394,53 @@ export enum OAuthRefresh {
   send_stored = 0,
   refresh_first = 1,
   invalid_facts = 2,
+}
+
+export enum PinState {
+  unpinned = 0,
+  matches = 1,
+  changed = 2,
+  new_tool = 3,
+  suspicious = 4,
+  store_unreadable = 5,
+}
+
+export enum PinPolicy {
+  pin = 0,
+  auto_accept = 1,
+  off = 2,
+}
+
+export enum PinScope {
+  definition = 0,
+  annotations_only = 1,
+}
+
+export enum PinDirection {
+  none = 0,
+  toward_write = 1,
+  toward_read_only = 2,
+  mixed = 3,
+}
+
+export enum PinAnswer {
+  callable = 0,
+  quarantined = 1,
+  record_and_allow = 2,
+}
+
+export enum PinReason {
+  matches = 1,
+  first_seen = 2,
+  off = 3,
+  auto_accepted = 4,
+  changed = 5,
+  new_tool = 6,
+  suspicious = 7,
+  store_unreadable = 8,
+  toward_read_only = 9,
+  safer_annotations = 10,
+  invalid_facts = 11,
 }
 
 export enum Hint {

@@ -1,6 +1,7 @@
 // The one discovery service behind `search_tools`, a program's `atrium.search` and
 // `atrium.describe`: the same ranking, the same row shape, and the same list of connectors
-// whose tools are missing (and why), whichever path asks.
+// whose tools are missing (and why), whichever path asks. A quarantined tool (spec/pins.md) is
+// listed with why and the command that reviews it, its own text withheld.
 import type { Catalog } from "../catalog/catalog.js";
 import { searchIndex, type ExtraScores, type SearchQuery } from "../catalog/search-index.js";
 import { AtriumError } from "../support/errors.js";
@@ -8,13 +9,19 @@ import { shortDescription } from "../catalog/describe.js";
 import { compactSchema } from "../catalog/compact-schema.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import type { NextAction } from "../support/errors.js";
+import { pinReasonText, quarantinedDescription } from "../decisions/messages.js";
+
+/** A tool no path may call until the operator accepts its change (spec/pins.md): why, and the command. */
+interface Quarantined { reason: string; change: string; review: string }
+const quarantinedOf = (entry: CatalogEntry): Quarantined | undefined =>
+  entry.pin?.quarantined && { reason: pinReasonText[entry.pin.quarantined.reason], change: entry.pin.quarantined.change, review: `atrium pins accept ${entry.connectorId} ${entry.name}` };
 
 interface Unavailable { connector: string; state: string; problem: string; nextAction?: NextAction }
 /** What to try when a search found nothing. */
 interface Hint { message: string; connectors: string[] }
 export interface Found {
   total: number;
-  results: { address: string; description: string; safety: CatalogEntry["safety"]; reason?: string; score: number; weak?: true; inputSchema?: unknown }[];
+  results: { address: string; description: string; safety: CatalogEntry["safety"]; reason?: string; quarantined?: Quarantined; score: number; weak?: true; inputSchema?: unknown }[];
   unavailable?: Unavailable[];
   hint?: Hint;
 }
@@ -38,9 +45,10 @@ export function findTools(catalog: Catalog, q: SearchQuery & { schemas?: boolean
     total,
     results: rows.map(({ entry, score, weak }) => ({
       address: entry.address,
-      description: shortDescription(entry),
+      description: entry.pin?.quarantined ? quarantinedDescription : shortDescription(entry),
       safety: entry.safety,
       ...(entry.safety === "approval" && { reason: entry.reason }),
+      ...(entry.pin?.quarantined && { quarantined: quarantinedOf(entry) }),
       score,
       ...(weak && { weak: true as const }),
       ...(q.schemas && { inputSchema: compactSchema(entry.inputSchema) }),
@@ -62,5 +70,8 @@ function hintFor(catalog: Catalog, q: SearchQuery, someUnavailable: boolean): Hi
 /** One tool's full description, or a typed error from resolving its address (thrown). */
 export function describeTool(catalog: Catalog, address: unknown) {
   const { entry } = catalog.resolve(address);
+  const quarantined = quarantinedOf(entry);
+  // A quarantined tool's definition is what is in question: none of its text reaches the model.
+  if (quarantined) return { ok: true as const, address: entry.address, description: quarantinedDescription, safety: entry.safety, reason: entry.reason, quarantined };
   return { ok: true as const, address: entry.address, title: entry.title, description: entry.description, safety: entry.safety, reason: entry.reason, inputSchema: compactSchema(entry.inputSchema) };
 }

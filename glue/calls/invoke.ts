@@ -1,6 +1,7 @@
 // The one path every downstream call takes — direct (call_tool, call_destructive_tool), from a
 // program, from a view, or from a downstream app (call_app_tool): resolve the address → the
-// core's gate on the current catalog (read-only, or for an app spec/app-calls.md A1–A5) →
+// core's pin gate (a quarantined tool runs by no path, spec/pins.md) → the core's gate on the
+// current catalog (read-only, or for an app spec/app-calls.md A1–A5) →
 // argument and payload checks → the connector's deadline → a typed result or error. A program's
 // call to a tool that may write is gated by its run's approvals (`approve`: the person is asked,
 // or the call is refused) before it goes on down this same path. And the one
@@ -10,12 +11,13 @@ import type { Catalog } from "../catalog/catalog.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import type { ToolResult } from "../connectors/downstream-shapes.js";
 import { AtriumError } from "../support/errors.js";
-import { AppCall, AppCallReason, AppRelation, Budget, BudgetCheck, ToolClass } from "../decisions/generated/spec.js";
-import { appCallReasonText } from "../decisions/messages.js";
+import { AppCall, AppCallReason, AppRelation, Budget, BudgetCheck, PinAnswer, PinReason, ToolClass } from "../decisions/generated/spec.js";
+import { appCallReasonText, pinReasonText, quarantinedNextText } from "../decisions/messages.js";
 import { approvalRequired } from "./approval-refusal.js";
 import { codeName } from "../decisions/code-names.js";
 import { CallTrace } from "../activity/call-trace.js";
 import type { ActivitySink, CallPath } from "../activity/events.js";
+import { NO_PIN_FACTS } from "../pins/facts.js";
 
 export interface InvokeRequest {
   address: unknown;
@@ -51,6 +53,7 @@ async function invokeTraced(ctx: InvokeContext, req: InvokeRequest, trace: CallT
   }
   const { entry, connector } = ctx.catalog.resolve(req.address);
   trace.resolved(entry.connectorId, entry.name);
+  pinGate(ctx, entry);
   const args = req.args === undefined ? {} : req.args;
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
     throw new AtriumError("invalid_args", `args for ${entry.address} must be an object`, { details: { address: entry.address } });
@@ -76,6 +79,18 @@ function payloadWithin(ctx: InvokeContext, entry: CatalogEntry, argsJson: string
   if (ctx.core.budgetCheck(Budget.call_payload_bytes, 0, bytes, ctx.callPayloadBytes) !== BudgetCheck.ok) {
     throw new AtriumError("budget_exceeded", `args for ${entry.address} are ${bytes} bytes; the call_payload_bytes budget allows ${ctx.callPayloadBytes}`, { details: { budget: "call_payload_bytes", limit: ctx.callPayloadBytes, requested: bytes, room: ctx.callPayloadBytes } });
   }
+}
+
+/** N1–N8: a quarantined tool is refused, whichever path asked; the error names the change and the command that reviews it. */
+function pinGate(ctx: InvokeContext, entry: CatalogEntry): void {
+  const d = ctx.core.pinGate(entry.pin?.facts ?? NO_PIN_FACTS);
+  if (d.answer !== PinAnswer.quarantined) return;
+  const reason = codeName(PinReason, d.reason) ?? "invalid_facts";
+  const change = entry.pin?.quarantined?.change;
+  throw new AtriumError("quarantined", `${entry.address} is quarantined: ${pinReasonText[reason]}${change ? ` (${change})` : ""}; ${quarantinedNextText(entry.connectorId, entry.name)}`, {
+    details: { address: entry.address, reason, review: "atrium pins", accept: `atrium pins accept ${entry.connectorId} ${entry.name}`, ...(entry.pin?.quarantined?.flags.length && { flags: entry.pin.quarantined.flags.map((f) => f.reason) }) },
+    nextAction: { tool: "search_tools", arguments: { query: "", connector: entry.connectorId }, purpose: `meanwhile, find another tool; ${entry.name} stays quarantined until a person runs \`atrium pins accept ${entry.connectorId} ${entry.name}\`` },
+  });
 }
 
 /** A1–A5: a downstream app's call runs only as the core decides; a refusal says why. */

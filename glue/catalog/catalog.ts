@@ -1,6 +1,7 @@
 // The merged catalog of every connector's tools, each classified by the core
 // (spec/read-only.md) with the operator's lists; the search index is rebuilt lazily
-// whenever a connector's tools or state change.
+// whenever a connector's tools or state change, or the pin file does (each tool carries its pin's
+// verdict, glue/pins/service.ts).
 import type { Core } from "../decisions/core.js";
 import type { ConnectorRegistry } from "../connectors/registry.js";
 import type { Connector } from "../connectors/connector.js";
@@ -11,6 +12,12 @@ import { codeName } from "../decisions/code-names.js";
 import { AtriumError, clampEcho, type NextAction } from "../support/errors.js";
 import type { CatalogEntry, Safety } from "./entry.js";
 import { buildSearchIndex, type SearchIndex } from "./search-index.js";
+import type { PinService, PinVerdict } from "../pins/service.js";
+import { whereOf } from "../pins/pin-file.js";
+import { NO_PIN_FACTS } from "../pins/facts.js";
+
+/** Without a pin service (a test's catalog), every tool is judged as with pins "off". */
+const UNPINNED: PinVerdict = { state: "matches", facts: NO_PIN_FACTS };
 
 export interface Resolved { entry: CatalogEntry; connector: Connector }
 
@@ -18,8 +25,9 @@ export class Catalog {
   private cache?: { entries: CatalogEntry[]; byAddress: Map<string, CatalogEntry>; index?: SearchIndex; version: number };
   private builds = 0;
 
-  constructor(private readonly registry: ConnectorRegistry, private readonly core: Core) {
+  constructor(private readonly registry: ConnectorRegistry, private readonly core: Core, private readonly pins?: PinService) {
     registry.onChange(() => { this.cache = undefined; });
+    pins?.onChange(() => { this.cache = undefined; });
   }
 
   entries(): CatalogEntry[] {
@@ -94,6 +102,7 @@ export class Catalog {
     for (const connector of this.registry.connectors) {
       if (connector.state === "disabled") continue;
       const { readOnlyTools, approvalTools } = connector.config;
+      const pins = this.pins?.verdicts({ id: connector.id, where: whereOf(connector.config), policy: connector.config.pins, tools: connector.tools });
       for (const tool of connector.tools) {
         const op = operatorOf(readOnlyTools.includes(tool.name), approvalTools.includes(tool.name));
         const listing = connector.refreshing ? Listing.refreshing : connector.duplicates.has(tool.name) ? Listing.duplicate : Listing.settled;
@@ -111,6 +120,7 @@ export class Catalog {
           ui: uiResourceOf(tool.meta),
           appVisibility: appVisibilityOf(tool.meta),
           appWrites: connector.config.appWrites,
+          pin: pins?.get(tool.name) ?? UNPINNED,
         });
       }
     }

@@ -1,5 +1,6 @@
 // The one shape every part of the glue uses for a downstream tool in the catalog.
 import type { AppVisibility } from "../decisions/generated/spec.js";
+import type { PinVerdict } from "../pins/service.js";
 
 export type Safety = "read_only" | "approval";
 
@@ -19,4 +20,7 @@ export interface CatalogEntry {
   appVisibility: AppVisibility;
   /** The connector's appWrites: its app may run its tools that may write (A2). */
   appWrites: boolean;
+  /** Its pin's verdict (spec/pins.md): the facts the core's pinGate judges on every call, and why it is quarantined.
+   * The catalog always sets it; an entry built elsewhere (a test's) is judged as with pins "off". */
+  pin?: PinVerdict;
 }

@@ -27,11 +27,16 @@ const COMMANDS = {
   demo: { out: { value: "DIR" }, serve: {}, port: { value: "N", needs: "serve", check: port } },
   auth: { config: { value: "FILE" } },
   log: { follow: {}, connector: { value: "ID" }, lines: { value: "N", check: lines } },
+  pins: { config: { value: "FILE" } },
 } satisfies Record<string, Record<string, Flag>>;
 
-/** Words a command takes after its name (`atrium auth login <connector>`): the first is one of `actions`. */
-const WORDS: Partial<Record<keyof typeof COMMANDS, { actions: Record<string, string[]> }>> = {
+/**
+ * Words a command takes after its name (`atrium auth login <connector>`): the first is one of
+ * `actions` (or, when none is given, `default`); a last word ending in "…" takes any number.
+ */
+const WORDS: Partial<Record<keyof typeof COMMANDS, { actions: Record<string, string[]>; default?: string }>> = {
   auth: { actions: { login: ["CONNECTOR"], logout: ["CONNECTOR"], status: [] } },
+  pins: { actions: { list: [], accept: ["CONNECTOR", "TOOL…"], reject: ["CONNECTOR", "TOOL…"] }, default: "list" },
 };
 
 /** Every command's flags with their parseArgs type, so a value is read as a value whatever the command. */
@@ -65,10 +70,15 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   const words = positionals.slice(1).map((t) => t.value);
   const takes = WORDS[command];
   if (takes) {
-    const usage = Object.entries(takes.actions).map(([a, rest]) => [`atrium ${command} ${a}`, ...rest.map((r) => `<${r.toLowerCase()}>`)].join(" ")).join(" | ");
+    const shown = (r: string) => (r.endsWith("…") ? `[${r.toLowerCase()}]` : `<${r.toLowerCase()}>`);
+    const usage = Object.entries(takes.actions).map(([a, rest]) => [`atrium ${command} ${a}`, ...rest.map(shown)].join(" ")).join(" | ");
+    if (words.length === 0 && takes.default) words.push(takes.default);
     const action = words[0];
     if (action === undefined || !Object.hasOwn(takes.actions, action)) return { kind: "error", message: `atrium ${command}: ${action === undefined ? "missing action" : `unknown action ${JSON.stringify(action)}`}; use ${usage}` };
-    if (words.length !== takes.actions[action].length + 1) return { kind: "error", message: `atrium ${command} ${action}: takes ${takes.actions[action].length ? takes.actions[action].map((r) => `<${r.toLowerCase()}>`).join(" ") : "no argument"}; use ${usage}` };
+    const rest = takes.actions[action];
+    const required = rest.filter((r) => !r.endsWith("…")).length;
+    const given = words.length - 1;
+    if (given < required || (given > required && required === rest.length)) return { kind: "error", message: `atrium ${command} ${action}: takes ${rest.length ? rest.map(shown).join(" ") : "no argument"}; use ${usage}` };
   }
   for (const t of tokens) {
     if (t.kind === "positional" && t !== positionals[0] && !takes) return refuse(`unexpected argument ${JSON.stringify(t.value)}`);

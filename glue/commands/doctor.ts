@@ -2,7 +2,7 @@
 // output: `atrium doctor > report.txt` keeps it): health, each connector's protocol revision
 // (how it was reached, how its list stays fresh), tool counts, how many tools are read-only vs
 // approval-required and why, the reason for each failure (a remote connector that needs a login
-// names `atrium auth login`), operator lists that name tools a
+// names `atrium auth login`), pending changes of pinned tool definitions (`atrium pins`), operator lists that name tools a
 // server does not have, a readOnlyTools line to review for unannotated tools, and what an atrium
 // serving the same config file last did with an edit of it (doctor-reload.ts).
 // Exit 0 only when every enabled connector is ready and every operator list applies.
@@ -15,6 +15,7 @@ import { tokenStore } from "../auth/store.js";
 import { oauthOffered } from "../auth/offered.js";
 import { loginWords } from "./auth.js";
 import { reloadLines } from "./doctor-reload.js";
+import { whereOf } from "../pins/pin-file.js";
 
 type App = ReturnType<typeof createApp>;
 type Connector = App["registry"]["connectors"][number];
@@ -60,6 +61,11 @@ function readyReport(app: App, c: Connector): { lines: string[]; problems: numbe
   for (const [reason, n] of counts) lines.push(`       ${n} × ${classReasonText[reason as keyof typeof classReasonText] ?? reason}`);
   for (const e of mine.filter((e) => e.reason === "promotion_refused_destructive")) lines.push(`       ! ${e.name}: listed in readOnlyTools but marked destructive; left behind approval`);
 
+  const pending = app.pins.pending({ id: c.id, where: whereOf(c.config) });
+  if (pending.length) {
+    const quarantined = mine.filter((e) => e.pin?.quarantined).map((e) => e.name);
+    lines.push(`     pins: ${pending.length} pending change(s) of tool definitions (${pending.join(", ")})${quarantined.length ? `; quarantined: ${quarantined.join(", ")}` : ""}; review with \`atrium pins\``);
+  }
   const unlisted = unlistedTools(c.config, c.tools.map((t) => t.name));
   for (const u of unlisted) {
     const near = u.nearest.length ? `; did you mean ${u.nearest.map((n) => JSON.stringify(n)).join(" or ")}?` : "";

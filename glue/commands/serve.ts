@@ -20,6 +20,8 @@ export async function serve(config: AtriumConfig, source: string, version: strin
   ]);
   const log = config.log.enabled ? openActivityLog(stateDir()) : undefined;
   const app = createApp(config, version, pool, log, file === undefined ? undefined : { file });
+  // `atrium pins accept|reject` in a terminal changes the pin file: judged again when noticed.
+  app.pins.watch();
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;

@@ -2,6 +2,7 @@
 // walks. Every number in a validated config is an effective value (the operator's, or the
 // core's default), so no other file repeats a default. Numeric ranges live in spec/budgets.md
 // and are checked by the core; this file only says which key maps to which budget.
+import type { PinPolicySetting } from "../pins/facts.js";
 import { Budget, CONNECTOR_ID_CHARS_MAX, STATELESS_REVISION, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 
 export interface ConfigError {
@@ -25,6 +26,8 @@ interface ConnectorCommon {
   appWrites: boolean;
   /** Which protocol revision atrium reaches this server with (connectors/revision.ts). */
   protocol: ProtocolSetting;
+  /** Pinned tool definitions (spec/pins.md): quarantine changes (pin), record them (auto-accept), or neither (off). */
+  pins: PinPolicySetting;
 }
 interface StdioConnectorConfig extends ConnectorCommon {
   kind: "stdio";
@@ -122,7 +125,7 @@ export const CONNECTOR_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${CONNECTOR_ID_CHA
 export const STDIO_KEYS = ["command", "args", "env", "cwd"] as const;
 export const HTTP_KEYS = ["url", "headers", "oauth"] as const;
 export const OAUTH_KEYS = ["clientId", "clientSecret", "clientMetadataUrl", "scope", "redirectUri"] as const;
-const SETTING_KEYS = ["readOnlyTools", "approvalTools", "keepOutsidePrograms", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled", "appWrites", "protocol"] as const;
+const SETTING_KEYS = ["readOnlyTools", "approvalTools", "keepOutsidePrograms", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled", "appWrites", "protocol", "pins"] as const;
 
 /** A connector's "protocol": probe and fall back (auto), or one revision only (2025-11-25 is the initialize handshake). */
 export const PROTOCOL_SETTINGS = ["auto", "2025-11-25", STATELESS_REVISION] as const;

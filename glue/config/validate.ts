@@ -11,6 +11,7 @@ import {
 } from "./schema.js";
 import { isJsonObject } from "../support/json-object.js";
 import { notLoopback } from "../auth/loopback.js";
+import { PIN_POLICY_SETTINGS, type PinPolicySetting } from "../pins/facts.js";
 import { editDistance } from "../support/text/edit-distance.js";
 
 type Obj = Record<string, unknown>;
@@ -120,6 +121,7 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
     disabled: bool(ctx, `${path}.disabled`, own(entry, "disabled"), false),
     appWrites: bool(ctx, `${path}.appWrites`, own(entry, "appWrites"), false),
     protocol: protocol(ctx, `${path}.protocol`, own(entry, "protocol")),
+    pins: pinPolicy(ctx, `${path}.pins`, own(entry, "pins")),
   };
   return kind === "http"
     ? { ...settings, kind, url: url ?? "", headers, oauth }
@@ -156,6 +158,14 @@ function protocol(ctx: Ctx, path: string, value: unknown): ProtocolSetting {
   if (typeof value !== "string") return fail(ctx, path, expected("a string", value)) ?? "auto";
   if ((PROTOCOL_SETTINGS as readonly string[]).includes(value)) return value as ProtocolSetting;
   return fail(ctx, path, `must be one of ${PROTOCOL_SETTINGS.map((p) => `"${p}"`).join(", ")}, got ${show(value, ctx)} ("auto" probes with server/discover and falls back to initialize)`) ?? "auto";
+}
+
+/** A connector's "pins": pin (default), auto-accept or off (spec/pins.md). */
+function pinPolicy(ctx: Ctx, path: string, value: unknown): PinPolicySetting {
+  if (value === undefined) return "pin";
+  if (typeof value !== "string") return fail(ctx, path, expected("a string", value)) ?? "pin";
+  if ((PIN_POLICY_SETTINGS as readonly string[]).includes(value)) return value as PinPolicySetting;
+  return fail(ctx, path, `must be one of ${PIN_POLICY_SETTINGS.map((p) => `"${p}"`).join(", ")}, got ${show(value, ctx)} ("pin" quarantines a changed or new tool until \`atrium pins accept\`; "auto-accept" records changes without quarantine; "off" pins nothing)`) ?? "pin";
 }
 
 function sandboxOf(ctx: Ctx, block: Obj): SandboxConfig {

@@ -11,6 +11,8 @@ export interface DownstreamTool {
   title?: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** Kept raw, only for the tool's pin (glue/pins/digest.ts). */
+  outputSchema?: unknown;
   /** Kept raw: the core's facts (spec/read-only.md) need to see malformed hints. */
   annotations: unknown;
   /** Kept raw: the MCP Apps UI it names and who may call it (spec/app-calls.md). */
@@ -29,6 +31,7 @@ export function readToolsPage(result: Record<string, unknown>): { tools: Downstr
       title: typeof t.title === "string" ? t.title : isJsonObject(t.annotations) && typeof t.annotations.title === "string" ? t.annotations.title : undefined,
       description: typeof t.description === "string" ? t.description : "",
       inputSchema: isJsonObject(t.inputSchema) ? t.inputSchema : { type: "object" },
+      outputSchema: t.outputSchema,
       annotations: t.annotations,
       meta: t._meta,
     });

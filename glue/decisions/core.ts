@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass } from "./generated/spec.js";
+import type { OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -46,6 +46,7 @@ interface CoreExports {
   oauthResource(prm: number, origin: number, path: number): number;
   oauthIssuer(match: number): number;
   oauthRefresh(refreshToken: number, expiry: number, remainingMs: number, leadMs: number): number;
+  pinGate(state: number, policy: number, scope: number, direction: number): number;
 }
 
 export interface HostFacts { ext: number; mime: number; appMime: boolean; override: number; fileFallback: boolean }
@@ -63,6 +64,9 @@ interface RedirectFacts { scheme: number; host: number; userinfo: number; fragme
 interface ResourceFacts { prm: number; origin: number; path: number }
 /** The facts of a stored token before a request (O9). */
 interface RefreshFacts { refreshToken: number; expiry: number; remainingMs: number; leadMs: number }
+/** The facts of a tool's pin (spec/pins.md, N1–N8); codes of the generated tables. */
+export interface PinFacts { state: number; policy: number; scope: number; direction: number }
+interface PinDecision { answer: PinAnswer; reason: PinReason }
 
 export interface Core {
   mimeIsApp(mimeType: string): boolean;
@@ -117,6 +121,8 @@ export interface Core {
   oauthIssuer(match: number): OAuthIssuer;
   /** O9: whether a stored access token is refreshed before it is sent. */
   oauthRefresh(facts: RefreshFacts): OAuthRefresh;
+  /** N1–N8: whether a tool may be called given its pin: callable, quarantined, or record its new definition and allow. */
+  pinGate(facts: PinFacts): PinDecision;
 }
 
 /** Thrown when the wasm traps; the instance is replaced before the throw, so the next call works. */
@@ -146,13 +152,15 @@ const ABI = {
     tool: { class: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
     /** appCall and appResult: answer | reason << 4. */
     app: { answer: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
+    /** pinGate: answer | reason << 4. */
+    pin: { answer: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
     /** approvalAsk: answer | channel << 4 | offer << 8. */
     ask: { answer: { shift: 0, mask: 0xf }, channel: { shift: 4, mask: 0xf }, offer: { shift: 8, mask: 0xf } },
     /** approvalReply: outcome | reason << 4 | grant << 12. */
     reply: { outcome: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff }, grant: { shift: 12, mask: 0xffff } },
   },
 } as const;
-const HOST = ABI.packed.host, TOOL = ABI.packed.tool, APP = ABI.packed.app, ASK = ABI.packed.ask, REPLY = ABI.packed.reply;
+const HOST = ABI.packed.host, TOOL = ABI.packed.tool, APP = ABI.packed.app, PIN = ABI.packed.pin, ASK = ABI.packed.ask, REPLY = ABI.packed.reply;
 const field = (packed: number, f: { shift: number; mask: number }): number => (packed >> f.shift) & f.mask;
 
 /**
@@ -244,6 +252,11 @@ export function createCore(bytes: Uint8Array): Core {
     oauthResource: (f) => call("oauthResource", () => x.oauthResource(i32(f.prm), i32(f.origin), i32(f.path)) as OAuthResource),
     oauthIssuer: (match) => call("oauthIssuer", () => x.oauthIssuer(i32(match)) as OAuthIssuer),
     oauthRefresh: (f) => call("oauthRefresh", () => x.oauthRefresh(i32(f.refreshToken), i32(f.expiry), f64(f.remainingMs), f64(f.leadMs)) as OAuthRefresh),
+    pinGate: (f) =>
+      call("pinGate", () => {
+        const p = x.pinGate(i32(f.state), i32(f.policy), i32(f.scope), i32(f.direction));
+        return { answer: field(p, PIN.answer) as PinAnswer, reason: field(p, PIN.reason) as PinReason };
+      }),
   };
 }
 

@@ -1,6 +1,6 @@
 // The one table that turns the core's codes into words for people and models.
 // Keyed by code name, so a code added to spec/ without a message fails typecheck.
-import type { OAuthIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName } from "./generated/spec.js";
+import type { OAuthIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName, PinReasonName } from "./generated/spec.js";
 import { codeName } from "./code-names.js";
 import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck } from "./generated/spec.js";
 
@@ -45,6 +45,28 @@ export const appCallReasonText: Record<AppCallReasonName, string> = {
   writes_not_allowed: "it may write, and the operator has not allowed this connector's app to write (appWrites in atrium.json)",
   invalid_facts: "the facts of the app's call were out of range",
 };
+
+/** Why a tool may run, or is quarantined, given its pin (spec/pins.md N1–N8). */
+export const pinReasonText: Record<PinReasonName, string> = {
+  matches: "its definition matches the one the operator pinned",
+  first_seen: "atrium sees this connector for the first time and pinned its tools as they are",
+  off: "pinning is off for this connector (pins: \"off\")",
+  auto_accepted: "its new definition was recorded as its pin (pins: \"auto-accept\")",
+  changed: "its definition changed since the operator pinned it",
+  new_tool: "it appeared on a connector whose tools are pinned, after they were pinned",
+  suspicious: "its definition reads like instructions to the model, hides characters, or is far too long",
+  store_unreadable: "the pin file could not be read and was set aside, so no definition of this connector is trusted",
+  toward_read_only: "its annotations now claim it does not write where its pin said it may",
+  safer_annotations: "only its annotations changed, toward \"may write\": it needs approval at once",
+  invalid_facts: "the facts of its pin were out of range",
+};
+
+/** What search and describe show instead of a quarantined tool's own description (its text is what is in question). */
+export const quarantinedDescription = "(withheld: this tool is quarantined until a person accepts its definition)";
+
+/** What a quarantined call says to do: a person reviews the change in a terminal. */
+export const quarantinedNextText = (connector: string, tool: string) =>
+  `a person must review the change with \`atrium pins\` in a terminal and accept it with \`atrium pins accept ${connector} ${tool}\` (or reject it); until then the tool cannot be called by any path`;
 
 /** Why a program's write did not run after its question (spec/approvals.md P8–P11); `timed_out`:
  * the run's approval wait (approval_wait_ms) ran out with the question open. */

@@ -1,4 +1,4 @@
-// Where atrium keeps per-user state (offline view files, the token file of remote logins, the activity log; pins later).
+// Where atrium keeps per-user state (offline view files, the token file of remote logins, the pin file, the activity log).
 // Nothing here creates the directory: each user of it makes its own subdirectory private.
 import { homedir } from "node:os";
 import { posix, resolve, win32 } from "node:path";

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import type { Core } from "../../glue/decisions/core.js";
 import { redirectFacts } from "../../glue/decisions/facts/oauth.js";
-import { ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck } from "../../glue/decisions/generated/spec.js";
+import { ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -340,6 +340,35 @@ export const coreProperties: Property[] = [
       ),
   },
   {
+    name: "N1–N8: under pin only a matching tool, first sight or a safe-direction annotation change is callable; a quarantine always says why; out-of-range facts quarantine",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, anyCode, anyCode, anyCode, (state, policy, scope, direction) => {
+          const d = core.pinGate({ state, policy, scope, direction });
+          const valid = inRange(PinState, state) && inRange(PinPolicy, policy) && inRange(PinScope, scope) && inRange(PinDirection, direction);
+          if (!valid) return d.answer === PinAnswer.quarantined && d.reason === PinReason.invalid_facts;
+          if (policy === PinPolicy.off) return d.answer === PinAnswer.callable;
+          if (d.answer === PinAnswer.quarantined) return d.reason !== PinReason.invalid_facts && policy === PinPolicy.pin;
+          if (policy === PinPolicy.auto_accept) return d.answer === PinAnswer.callable ? state === PinState.matches : d.answer === PinAnswer.record_and_allow;
+          if (d.answer === PinAnswer.record_and_allow) return state === PinState.unpinned;
+          return state === PinState.matches || (state === PinState.changed && scope === PinScope.annotations_only && direction === PinDirection.toward_write);
+        }),
+        o,
+      ),
+  },
+  {
+    name: "N5–N8: under pin a new, flagged or unreadable tool, a definition change or a move toward read-only is never callable",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(fc.constantFrom(...values(PinScope)), fc.constantFrom(...values(PinDirection)), fc.constantFrom(PinState.new_tool, PinState.suspicious, PinState.store_unreadable, PinState.changed), (scope, direction, state) => {
+          const d = core.pinGate({ state, policy: PinPolicy.pin, scope, direction });
+          const safe = state === PinState.changed && scope === PinScope.annotations_only && direction === PinDirection.toward_write;
+          return safe ? d.answer === PinAnswer.callable : d.answer === PinAnswer.quarantined;
+        }),
+        o,
+      ),
+  },
+  {
     name: "garbage never traps the wasm and always yields a defined code",
     run: (core, o) =>
       fc.assert(
@@ -355,6 +384,7 @@ export const coreProperties: Property[] = [
             x.approvalReply(a, b, c).reason,
             x.oauthRedirect({ scheme: a, host: b, userinfo: c, fragment: d }), x.oauthOffer(a, b), x.oauthUnauthorized(c, d), x.oauthChannel(a, b),
             x.oauthResource({ prm: a, origin: b, path: c }), x.oauthIssuer(d), x.oauthRefresh({ refreshToken: a, expiry: b, remainingMs: c, leadMs: d }),
+            x.pinGate({ state: a, policy: b, scope: c, direction: d }).reason,
           ];
           const checks = [x.limitAccepts(a, b), x.budgetCheck(a, b, c, d)];
           const room = x.budgetRoom(a, b, c);

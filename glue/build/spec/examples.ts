@@ -130,6 +130,16 @@ const approvals: Runner = (core, spec, g) => {
   return { answer: nameOf(spec, "ApprovalAsk", d.answer), channel: nameOf(spec, "ApprovalChannel", d.channel), offer: nameOf(spec, "ApprovalOffer", d.offer) };
 };
 
+const pins: Runner = (core, spec, g) => {
+  const d = core.pinGate({
+    state: codeOf(spec, "PinState", g.state),
+    policy: codeOf(spec, "PinPolicy", g.policy),
+    scope: codeOf(spec, "PinScope", g.scope ?? "definition"),
+    direction: codeOf(spec, "PinDirection", g.direction ?? "none"),
+  });
+  return { answer: nameOf(spec, "PinAnswer", d.answer), reason: nameOf(spec, "PinReason", d.reason) };
+};
+
 /** spec/oauth.md: a string fact (a URI, a server URL, an issuer) goes through the glue's own fact extraction; codes go straight in. */
 const oauth: Runner = (core, spec, g) => {
   const c = (t: string, v: unknown) => codeOf(spec, t, v);
@@ -150,6 +160,7 @@ const oauth: Runner = (core, spec, g) => {
 
 const RUNNERS: Record<string, Runner> = {
   "oauth.md": oauth,
+  "pins.md": pins,
   "approvals.md": approvals,
   "app-calls.md": apps,
   "host-detection.md": host,

@@ -267,7 +267,8 @@ export const ErrorCode = {
   executor_overloaded: 14,
   auth_required: 15,
   app_call_refused: 16,
-  approval_declined: 17
+  approval_declined: 17,
+  quarantined: 18
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export type ErrorCodeName = keyof typeof ErrorCode;
@@ -499,6 +500,65 @@ export const OAuthRefresh = {
 } as const;
 export type OAuthRefresh = (typeof OAuthRefresh)[keyof typeof OAuthRefresh];
 export type OAuthRefreshName = keyof typeof OAuthRefresh;
+
+export const PinState = {
+  unpinned: 0,
+  matches: 1,
+  changed: 2,
+  new_tool: 3,
+  suspicious: 4,
+  store_unreadable: 5
+} as const;
+export type PinState = (typeof PinState)[keyof typeof PinState];
+export type PinStateName = keyof typeof PinState;
+
+export const PinPolicy = {
+  pin: 0,
+  auto_accept: 1,
+  off: 2
+} as const;
+export type PinPolicy = (typeof PinPolicy)[keyof typeof PinPolicy];
+export type PinPolicyName = keyof typeof PinPolicy;
+
+export const PinScope = {
+  definition: 0,
+  annotations_only: 1
+} as const;
+export type PinScope = (typeof PinScope)[keyof typeof PinScope];
+export type PinScopeName = keyof typeof PinScope;
+
+export const PinDirection = {
+  none: 0,
+  toward_write: 1,
+  toward_read_only: 2,
+  mixed: 3
+} as const;
+export type PinDirection = (typeof PinDirection)[keyof typeof PinDirection];
+export type PinDirectionName = keyof typeof PinDirection;
+
+export const PinAnswer = {
+  callable: 0,
+  quarantined: 1,
+  record_and_allow: 2
+} as const;
+export type PinAnswer = (typeof PinAnswer)[keyof typeof PinAnswer];
+export type PinAnswerName = keyof typeof PinAnswer;
+
+export const PinReason = {
+  matches: 1,
+  first_seen: 2,
+  off: 3,
+  auto_accepted: 4,
+  changed: 5,
+  new_tool: 6,
+  suspicious: 7,
+  store_unreadable: 8,
+  toward_read_only: 9,
+  safer_annotations: 10,
+  invalid_facts: 11
+} as const;
+export type PinReason = (typeof PinReason)[keyof typeof PinReason];
+export type PinReasonName = keyof typeof PinReason;
 
 export const Hint = {
   absent: 0,
@@ -815,6 +875,20 @@ export const CONFIG_RELOAD_BYTES_MAX = 1048576;
 export const RELOAD_STATUS_BYTES_MAX = 65536;
 /** 20 errors: Config errors one reload status keeps (the rest are counted) */
 export const RELOAD_STATUS_ERRORS_MAX = 20;
+/** 8192 characters: A tool description longer than this is flagged suspicious at pin time (spec/pins.md N6); the longest description in the 19 captured real catalogs is under 3,000 */
+export const PIN_DESCRIPTION_CHARS_MAX = 8192;
+/** 4194304 bytes: The pin file atrium reads (a digest per tool and the pending changes of every connector); a file past it is set aside like a corrupt one, not parsed */
+export const PIN_FILE_BYTES_MAX = 4194304;
+/** 240 characters: Old and new description text shown per change by atrium pins and in a quarantined error, each clamped to this */
+export const PIN_DIFF_TEXT_CHARS = 240;
+/** 60 characters: Unchanged description text shown before the part that changed, in a pending change's diff */
+export const PIN_DIFF_CONTEXT_CHARS = 60;
+/** 4096 characters: Description text kept per side of one pending change in the pin file (the readable diff's source) */
+export const PIN_PENDING_TEXT_CHARS = 4096;
+/** 64 keys: Top-level property names of a tool's input and of its output schema kept per pin for the readable diff (the digest covers the whole schema) */
+export const PIN_SCHEMA_KEYS_MAX = 64;
+/** 500 ms: How often a running atrium looks at the pin file's status (fs.watchFile) to notice atrium pins accept or reject; until it has re-read, a quarantined tool stays quarantined */
+export const PIN_WATCH_MS = 500;
 /** 60000 ms: Each call of the scripted atrium demo session */
 export const DEMO_CALL_TIMEOUT_MS = 60000;
 /** 400 searches: Times atrium demo searches again while the demo connector is still starting */

@@ -1,0 +1,77 @@
+// What a tool's pin is made of: the fields of its definition a model or the catalog reads (name,
+// title, description, input and output schema, annotations), their sha256 over canonical JSON
+// (keys sorted, so a server that reorders keys does not change a digest), a second digest of
+// everything but the annotations (so "only the annotations changed" is a fact), and the clamped
+// copy kept in the pin file for the readable diff (description text, schema keys, hints).
+import { createHash } from "node:crypto";
+import { isJsonObject } from "../support/json-object.js";
+import { clip } from "../support/text/clip.js";
+import { PIN_PENDING_TEXT_CHARS, PIN_SCHEMA_KEYS_MAX } from "../decisions/generated/spec.js";
+
+/** A listed tool as the pins see it (the catalog hands in the connector's tools as listed). */
+export interface PinnableTool {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: unknown;
+  outputSchema?: unknown;
+  annotations: unknown;
+}
+
+/** The clamped definition kept per pin: what `atrium pins` shows a change with. */
+export interface PinnedDefinition {
+  title?: string;
+  description: string;
+  inputKeys: string[];
+  outputKeys: string[];
+  /** The two hints that decide read-only (spec/read-only.md), as listed (absent: undefined). */
+  readOnlyHint?: unknown;
+  destructiveHint?: unknown;
+  /** Every annotation, as canonical JSON, clamped (a flip of another hint still shows). */
+  annotations: string;
+}
+
+/** One definition as pinned: its digests and its clamped copy. */
+export interface Pinned {
+  digest: string;
+  /** The digest of the definition without its annotations. */
+  bodyDigest: string;
+  definition: PinnedDefinition;
+}
+
+/** JSON with object keys sorted at every depth; undefined fields dropped as JSON drops them. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
+  if (isJsonObject(value)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** The top-level property names of a schema, sorted, at most PIN_SCHEMA_KEYS_MAX. */
+function schemaKeys(schema: unknown): string[] {
+  const props = isJsonObject(schema) && isJsonObject(schema.properties) ? Object.keys(schema.properties) : [];
+  return props.sort().slice(0, PIN_SCHEMA_KEYS_MAX).map((k) => clip(k, PIN_PENDING_TEXT_CHARS));
+}
+
+/** The pin of one listed tool. */
+export function pinOf(tool: PinnableTool): Pinned {
+  const body = { name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema };
+  const a = isJsonObject(tool.annotations) ? tool.annotations : undefined;
+  return {
+    digest: sha256(canonicalJson({ ...body, annotations: tool.annotations })),
+    bodyDigest: sha256(canonicalJson(body)),
+    definition: {
+      ...(tool.title !== undefined && { title: clip(tool.title, PIN_PENDING_TEXT_CHARS) }),
+      description: clip(tool.description, PIN_PENDING_TEXT_CHARS),
+      inputKeys: schemaKeys(tool.inputSchema),
+      outputKeys: schemaKeys(tool.outputSchema),
+      ...(a && "readOnlyHint" in a && { readOnlyHint: a.readOnlyHint }),
+      ...(a && "destructiveHint" in a && { destructiveHint: a.destructiveHint }),
+      annotations: clip(canonicalJson(tool.annotations ?? null), PIN_PENDING_TEXT_CHARS),
+    },
+  };
+}

@@ -1,0 +1,160 @@
+// The pin service of one atrium process: judges each connector's listing against its pins (when
+// the catalog is built from a new listing: at start, after tools/list_changed, after a refresh),
+// records first-seen and auto-accepted pins and the pending changes it quarantines (read, change,
+// write: the operator's `atrium pins accept` between two writes is kept), and watches the pin file
+// (fs.watchFile every PIN_WATCH_MS) so an accept or reject from the terminal is judged again.
+// Until the file is re-read, a quarantined tool stays quarantined (fail closed). Whether a tool
+// may run is the core's pinGate; this service only gathers its facts and does what it answers.
+import { unwatchFile, watchFile } from "node:fs";
+import type { Core, PinFacts } from "../decisions/core.js";
+import { PinAnswer, PinReason, PIN_WATCH_MS, type PinReasonName, type PinStateName } from "../decisions/generated/spec.js";
+import { codeName } from "../decisions/code-names.js";
+import { pinOf, type Pinned, type PinnableTool } from "./digest.js";
+import { flagsOf, type Flag } from "./suspicious.js";
+import { pinFactsOf, type PinPolicySetting } from "./facts.js";
+import { connectorKey, PinFile, type ConnectorPins, type PendingState, type PinData, type ToolPins } from "./pin-file.js";
+import { changeSummary } from "./diff.js";
+
+/** A connector's listing, as the pins judge it. */
+export interface PinListing { id: string; where: string; policy: PinPolicySetting; tools: readonly PinnableTool[] }
+
+/** One tool's pin verdict: the facts the core judges on every call, and what search shows. */
+export interface PinVerdict {
+  state: PinStateName;
+  facts: PinFacts;
+  /** Set when the core quarantines the tool: why, and which parts changed (atrium's words only, never the new text). */
+  quarantined?: { reason: PinReasonName; change: string; flags: Flag[] };
+}
+
+export interface PinHooks {
+  /** A tool was newly quarantined (the activity log connects here). */
+  onQuarantine?: (connector: string, tool: string, reason: string) => void;
+  /** A warning for the operator (stderr by default). */
+  warn?: (line: string) => void;
+}
+
+interface Judged { tools: readonly PinnableTool[]; policy: PinPolicySetting; generation: number; verdicts: Map<string, PinVerdict> }
+interface Change { name: string; accept?: Pinned; clearPending?: boolean; pending?: Omit<PinVerdict, "facts"> & { pinned: Pinned; flags: Flag[]; autoAccepted: boolean } }
+
+const PENDING: readonly PinStateName[] = ["changed", "new_tool", "suspicious", "store_unreadable"];
+
+export class PinService {
+  private data: PinData;
+  private text: string;
+  private generation = 0;
+  private readonly judged = new Map<string, Judged>();
+  private readonly listeners: (() => void)[] = [];
+  private watching = false;
+  private warnedWrite = false;
+
+  constructor(private readonly core: Core, private readonly file: PinFile = new PinFile(), private readonly hooks: PinHooks = {}) {
+    this.data = file.load();
+    this.text = JSON.stringify(this.data);
+  }
+
+  /** Each tool's verdict for this listing; judged once per listing and pin-file version. */
+  verdicts(listing: PinListing): Map<string, PinVerdict> {
+    const key = connectorKey(listing);
+    const seen = this.judged.get(key);
+    if (seen && seen.tools === listing.tools && seen.policy === listing.policy && seen.generation === this.generation) return seen.verdicts;
+    let { verdicts, changes } = this.judge(listing, key);
+    if (changes.length) {
+      this.record(listing, key, changes);
+      ({ verdicts } = this.judge(listing, key));
+    }
+    this.judged.set(key, { tools: listing.tools, policy: listing.policy, generation: this.generation, verdicts });
+    return verdicts;
+  }
+
+  /** The names of a connector's tools with a pending change (doctor's line). */
+  pending(c: { id: string; where: string }): string[] {
+    const key = connectorKey(c);
+    return this.data.connectors.find((r) => r.key === key)?.tools.filter((t) => t.pending).map((t) => t.name) ?? [];
+  }
+
+  /** Called when the pin file changed on disk (another process: `atrium pins accept`). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Starts noticing changes of the pin file; never keeps the process alive. */
+  watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    watchFile(this.file.path, { interval: PIN_WATCH_MS, persistent: false }, () => this.reload());
+  }
+
+  stop(): void {
+    if (this.watching) unwatchFile(this.file.path);
+    this.watching = false;
+  }
+
+  /** Reads the file again; when it changed, every connector is judged again. */
+  reload(): void {
+    const data = this.file.load();
+    const text = JSON.stringify(data);
+    if (text === this.text) return;
+    this.data = data;
+    this.text = text;
+    this.generation++;
+    for (const l of this.listeners) l();
+  }
+
+  private judge(listing: PinListing, key: string): { verdicts: Map<string, PinVerdict>; changes: Change[] } {
+    const record = this.data.connectors.find((c) => c.key === key);
+    const unreadable = this.data.unreadableSince !== undefined;
+    const verdicts = new Map<string, PinVerdict>();
+    const changes: Change[] = [];
+    for (const tool of listing.tools) {
+      if (verdicts.has(tool.name)) continue; // a duplicate name: the catalog keeps the first (R11)
+      const now = pinOf(tool);
+      const mine = record?.tools.find((t) => t.name === tool.name);
+      // An accepted definition is not judged again (the patterns cost more than the digest).
+      const flags = listing.policy === "off" || mine?.accepted?.digest === now.digest ? [] : flagsOf(tool);
+      const { state, facts } = pinFactsOf(now, record, mine, flags.length > 0, unreadable, listing.policy);
+      const d = this.core.pinGate(facts);
+      const reason = codeName(PinReason, d.reason) ?? "invalid_facts";
+      const quarantined = d.answer === PinAnswer.quarantined ? { reason, change: changeSummary(mine?.accepted?.definition, now.definition, flags), flags } : undefined;
+      verdicts.set(tool.name, { state, facts, ...(quarantined && { quarantined }) });
+      if (listing.policy === "off") continue;
+      const change: Change = { name: tool.name };
+      if (d.answer === PinAnswer.record_and_allow) change.accept = now;
+      const shown = PENDING.includes(state) && mine?.pending?.digest !== now.digest && mine?.rejected !== now.digest;
+      if (shown) change.pending = { state, pinned: now, flags, autoAccepted: d.answer === PinAnswer.record_and_allow, ...(quarantined && { quarantined }) };
+      // The server lists the accepted definition again: the change it had shown is gone.
+      if (state === "matches" && mine?.pending && !mine.pending.autoAccepted) change.clearPending = true;
+      if (change.accept || change.pending || change.clearPending) changes.push(change);
+    }
+    return { verdicts, changes };
+  }
+
+  /** Applies the changes to the file as it is now (read, change, write), then keeps what was written. */
+  private record(listing: PinListing, key: string, changes: Change[]): void {
+    const data = this.file.load();
+    let record: ConnectorPins | undefined = data.connectors.find((c) => c.key === key);
+    if (!record) {
+      record = { key, id: listing.id, where: listing.where, tools: [] };
+      data.connectors.push(record);
+    }
+    const at = new Date().toISOString();
+    for (const c of changes) {
+      let tool: ToolPins | undefined = record.tools.find((t) => t.name === c.name);
+      if (!tool) {
+        tool = { name: c.name };
+        record.tools.push(tool);
+      }
+      if (c.accept) tool.accepted = c.accept;
+      if (c.clearPending) delete tool.pending;
+      if (c.pending) tool.pending = { ...c.pending.pinned, state: c.pending.state as PendingState, flags: c.pending.flags, firstSeen: at, ...(c.pending.autoAccepted && { autoAccepted: true }) };
+      if (c.pending?.quarantined) this.hooks.onQuarantine?.(listing.id, c.name, c.pending.quarantined.reason);
+    }
+    try {
+      this.file.save(data);
+    } catch (e) {
+      if (!this.warnedWrite) (this.hooks.warn ?? ((l: string) => process.stderr.write(`${l}\n`)))(`atrium: the pins could not be written (${(e as Error).message}); they are kept for this process only`);
+      this.warnedWrite = true;
+    }
+    this.data = data;
+    this.text = JSON.stringify(data);
+  }
+}

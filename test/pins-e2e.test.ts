@@ -1,0 +1,230 @@
+// Pinned tool definitions end to end, with real parts: a real atrium over stdio, the fixture
+// server whose definitions come from a file (so two starts differ), and the real `atrium pins`
+// CLI as a child process on the same state directory. A changed description and a new tool are
+// quarantined on every path (call_tool, a program), shown by search and by `atrium pins` with a
+// readable diff, and callable once `atrium pins accept` ran — the running atrium notices the pin
+// file change; an annotation flip toward "may write" takes effect at once (approval-only) and is
+// still listed; a rejected change stays quarantined, across restarts too; a poisoned description
+// is quarantined on first sight; auto-accept and off never quarantine; a corrupt pin file is set
+// aside and nothing is trusted until accepted; a change announced by tools/list_changed is judged
+// without a restart.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { atriumBin, fixture, repo, startAtrium, type Atrium } from "./harness/atrium-client.js";
+
+const run = promisify(execFile);
+const err = (r: any) => r.structuredContent?.error;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(check: () => Promise<boolean>, ms = 20_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await sleep(50);
+  }
+  return false;
+}
+
+let dir: string;
+let state: string;
+let open: Atrium[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "atrium-pins-e2e-"));
+  state = join(dir, "state");
+});
+afterEach(async () => {
+  await Promise.all(open.map((a) => a.close()));
+  open = [];
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ro = { readOnlyHint: true };
+const v1 = [
+  { name: "lookup", description: "Looks up a word in the dictionary.", inputSchema: { type: "object", properties: { word: { type: "string" } } }, annotations: ro },
+  { name: "stats", description: "Counts the words of the dictionary.", inputSchema: { type: "object" }, annotations: ro },
+  { name: "archive", description: "Archives the dictionary.", inputSchema: { type: "object" }, annotations: ro },
+];
+const v2 = [
+  { ...v1[0], description: "Looks up a word in the dictionary, with its synonyms.", inputSchema: { type: "object", properties: { word: { type: "string" }, lang: { type: "string" } } } },
+  v1[1],
+  { ...v1[2], annotations: { readOnlyHint: false } },
+  { name: "extra", description: "Exports the dictionary.", inputSchema: { type: "object" }, annotations: ro },
+];
+
+/** A connector of the fixture reading `defs`; the same file keeps the same pin key across starts. */
+function connector(id: string, defs: unknown[], extra: Record<string, unknown> = {}) {
+  const file = join(dir, `${id}-defs.json`);
+  writeFileSync(file, JSON.stringify(defs));
+  return { [id]: { command: process.execPath, args: [fixture("pins-server"), file], ...extra } };
+}
+const setDefs = (id: string, defs: unknown[]) => writeFileSync(join(dir, `${id}-defs.json`), JSON.stringify(defs));
+
+async function start(servers: Record<string, unknown>): Promise<Atrium> {
+  const a = await startAtrium({ config: { mcpServers: servers }, env: { ATRIUM_STATE_DIR: state } });
+  open.push(a);
+  return a;
+}
+async function stop(a: Atrium): Promise<void> {
+  open = open.filter((x) => x !== a);
+  await a.close();
+}
+
+/** The real CLI, with the same connectors and state directory. */
+async function pins(servers: Record<string, unknown>, ...words: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const cfg = join(dir, "cli.json");
+  writeFileSync(cfg, JSON.stringify({ mcpServers: servers }));
+  try {
+    const r = await run(process.execPath, [atriumBin, "pins", ...words, "--config", cfg], { env: { ...process.env, ATRIUM_STATE_DIR: state } });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e: any) {
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const call = (a: Atrium, address: string) => a.call("call_tool", { address, args: {}, resultMode: "value" });
+const ran = async (a: Atrium, address: string) => (await call(a, address)).structuredContent as any;
+const fromProgram = (a: Atrium, address: string) => a.value(`async () => { try { return await atrium.call(${JSON.stringify(address)}, {}); } catch (e) { return { code: e.code, message: e.message }; } }`);
+const row = async (a: Atrium, address: string) => (await a.json("search_tools", { query: "", connector: address.split(".")[0], limit: 50 })).results.find((r: any) => r.address === address);
+
+describe("pinned tool definitions, end to end", () => {
+  it("a changed description and a new tool are quarantined on every path, shown with a diff, and callable once `atrium pins accept` ran; an annotation flip toward write is approval-only at once", async () => {
+    const servers = connector("dict", v1);
+    const first = await start(servers);
+    expect((await ran(first, "dict.lookup")).data).toEqual({ ran: "lookup" });
+    await stop(first);
+    expect(statSync(join(state, "pins.json")).mode & 0o777).toBe(0o600);
+    expect(statSync(state).mode & 0o777).toBe(0o700);
+
+    setDefs("dict", v2);
+    const a = await start(servers);
+    const e = err(await call(a, "dict.lookup"));
+    expect(e).toMatchObject({ code: "quarantined", retryable: false, details: { reason: "changed", review: "atrium pins", accept: "atrium pins accept dict lookup" } });
+    expect(e.message).toContain("atrium pins accept dict lookup");
+    // The model is told which parts changed, in atrium's words: never the new text in question.
+    expect(e.message).toContain("(its description changed; its input schema gained 1 key(s))");
+    expect(e.message).not.toContain("synonyms");
+    expect(e.nextAction.purpose).toContain("atrium pins accept dict lookup");
+    expect(await fromProgram(a, "dict.lookup")).toMatchObject({ code: "quarantined" });
+    expect(err(await a.call("call_destructive_tool", { address: "dict.lookup", args: {} }))).toMatchObject({ code: "quarantined" });
+    expect(err(await call(a, "dict.extra"))).toMatchObject({ code: "quarantined", details: { reason: "new_tool" } });
+    expect((await row(a, "dict.lookup")).quarantined).toMatchObject({ review: "atrium pins accept dict lookup", change: "its description changed; its input schema gained 1 key(s)" });
+    expect((await row(a, "dict.lookup")).description).toContain("withheld");
+    expect((await row(a, "dict.stats")).quarantined).toBeUndefined();
+    expect((await ran(a, "dict.stats")).data).toEqual({ ran: "stats" });
+    // The flip toward "may write": callable by its pin, approval-only at once, listed.
+    expect(err(await call(a, "dict.archive"))).toMatchObject({ code: "destructive_tool_requires_approval" });
+    expect((await row(a, "dict.archive"))).toMatchObject({ safety: "approval" });
+    expect((await row(a, "dict.archive")).quarantined).toBeUndefined();
+
+    const review = await pins(servers);
+    expect(review.code).toBe(0);
+    expect(review.stdout).toContain("dict: 3 pending change(s)");
+    expect(review.stdout).toContain("  lookup: changed");
+    expect(review.stdout).toContain('description: - "Looks up a word in the dictionary"');
+    expect(review.stdout).toContain('             + "Looks up a word in the dictionary, with its synonyms"');
+    expect(review.stdout).toContain("input schema: +lang");
+    expect(review.stdout).toContain("  archive: changed");
+    expect(review.stdout).toContain("annotations: readOnlyHint true → false (toward may write: approval-only at once)");
+    expect(review.stdout).toMatch(/archive: changed[^\n]*\n {4}now: callable/);
+    expect(review.stdout).toContain("  extra: new tool");
+
+    const accepted = await pins(servers, "accept", "dict", "lookup");
+    expect(accepted).toMatchObject({ code: 0 });
+    expect(accepted.stdout).toContain("accepted dict.lookup");
+    // The running atrium notices the pin file change and judges again.
+    expect(await until(async () => (await ran(a, "dict.lookup")).data?.ran === "lookup")).toBe(true);
+    expect(err(await call(a, "dict.extra"))).toMatchObject({ code: "quarantined" });
+    expect((await ran(a, "dict.lookup")).data).toEqual({ ran: "lookup" });
+
+    // reject: the old pin stays (none, for a new tool), and the tool stays quarantined, across restarts too.
+    expect((await pins(servers, "reject", "dict", "extra")).code).toBe(0);
+    await sleep(1_000);
+    expect(err(await call(a, "dict.extra"))).toMatchObject({ code: "quarantined" });
+    await stop(a);
+    const again = await start(servers);
+    expect(err(await call(again, "dict.extra"))).toMatchObject({ code: "quarantined" });
+    expect((await ran(again, "dict.lookup")).data).toEqual({ ran: "lookup" });
+    const after = await pins(servers);
+    expect(after.stdout).toContain("extra: a change was rejected");
+    expect(after.stdout).not.toContain("  extra: new tool");
+    // Accepting a tool with no pending change says which ones are pending.
+    const none = await pins(servers, "accept", "dict", "extra");
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("has no pending change for extra; pending: archive");
+  });
+
+  it("`atrium doctor` names the pending changes and which tools are quarantined", async () => {
+    const servers = connector("dict", v1);
+    await stop(await start(servers));
+    setDefs("dict", v2);
+    const cfg = join(dir, "doctor.json");
+    writeFileSync(cfg, JSON.stringify({ mcpServers: servers }));
+    const r = await run(process.execPath, [atriumBin, "doctor", "--config", cfg], { env: { ...process.env, ATRIUM_STATE_DIR: state } }).catch((e) => e);
+    expect(r.stdout).toContain("     pins: 3 pending change(s) of tool definitions (lookup, archive, extra); quarantined: lookup, extra; review with `atrium pins`");
+  });
+
+  it("a poisoned description is quarantined on first sight, with its reason in search and in `atrium pins`; the plain tool beside it is callable", async () => {
+    const poisoned = JSON.parse(readFileSync(join(repo, "test/fixtures/poisoned-tools.json"), "utf8"));
+    const servers = connector("tainted", poisoned);
+    const a = await start(servers);
+    expect((await ran(a, "tainted.plain")).data).toEqual({ ran: "plain" });
+    for (const name of ["add", "weather", "notes", "hidden", "bidi", "schema_poison"]) {
+      expect(err(await call(a, `tainted.${name}`)), name).toMatchObject({ code: "quarantined", details: { reason: "suspicious" } });
+    }
+    const add = err(await call(a, "tainted.add"));
+    expect(add.details.flags).toContain("carries an <IMPORTANT>-style block of instructions for the model");
+    expect(add.message).not.toContain("mcp.json"); // the poisoned text never reaches the model
+    const weather = await row(a, "tainted.weather");
+    expect(weather.quarantined.reason).toContain("reads like instructions to the model");
+    expect(weather.quarantined.change).toContain("flagged: tells the model to ignore its instructions");
+    expect(JSON.stringify(weather)).not.toContain("Ignore all previous");
+    const described = await a.value(`async () => atrium.describe("tainted.add")`);
+    expect(JSON.stringify(described)).not.toContain("mcp.json");
+    expect(JSON.stringify(described)).toContain("quarantined");
+    const review = await pins(servers);
+    expect(review.stdout).toContain("tainted: 6 pending change(s)");
+    expect(review.stdout).toContain("flagged: tells the model to ignore its instructions");
+    expect((await pins(servers, "accept", "tainted", "weather")).code).toBe(0);
+    expect(await until(async () => (await ran(a, "tainted.weather")).data?.ran === "weather")).toBe(true);
+  });
+
+  it("under auto-accept a change is recorded and callable (and listed); under off nothing is pinned", async () => {
+    const servers = { ...connector("auto", v1, { pins: "auto-accept" }), ...connector("loose", v1, { pins: "off" }) };
+    await stop(await start(servers));
+    setDefs("auto", v2);
+    setDefs("loose", v2);
+    const a = await start(servers);
+    for (const address of ["auto.lookup", "auto.extra", "loose.lookup", "loose.extra"]) expect((await ran(a, address)).data, address).toEqual({ ran: address.split(".")[1] });
+    const review = await pins(servers);
+    expect(review.stdout).toContain('auto (pins: "auto-accept"): 3 pending change(s)');
+    expect(review.stdout).toContain("now: auto-accepted");
+    expect(review.stdout).toContain('loose (pins: "off"): no pins yet');
+  });
+
+  it("a corrupt pin file is set aside (renamed, logged) and every tool is quarantined until accepted", async () => {
+    mkdirSync(state, { recursive: true, mode: 0o700 });
+    writeFileSync(join(state, "pins.json"), "{ this is not a pin file", { mode: 0o600 });
+    const servers = connector("dict", v1);
+    const a = await start(servers);
+    const e = err(await call(a, "dict.lookup"));
+    expect(e).toMatchObject({ code: "quarantined", details: { reason: "store_unreadable" } });
+    expect(a.stderr()).toContain("could not be used (it is not an atrium pin file (corrupt or foreign))");
+    expect(readdirSync(state).some((n) => n.startsWith("pins.json.bad-"))).toBe(true);
+    expect((await pins(servers, "accept", "dict")).stdout).toContain("accepted dict.stats");
+    expect(await until(async () => (await ran(a, "dict.lookup")).data?.ran === "lookup")).toBe(true);
+    expect(existsSync(join(state, "pins.json"))).toBe(true);
+  });
+
+  it("a change announced by tools/list_changed is judged without a restart", async () => {
+    const servers = connector("dict", v1);
+    const a = await start(servers);
+    expect((await ran(a, "dict.lookup")).data).toEqual({ ran: "lookup" });
+    setDefs("dict", v2);
+    expect((await ran(a, "dict.reload_definitions")).data).toMatchObject({ tools: 5 });
+    expect(await until(async () => err(await call(a, "dict.lookup"))?.code === "quarantined")).toBe(true);
+    expect(err(await call(a, "dict.extra"))).toMatchObject({ code: "quarantined", details: { reason: "new_tool" } });
+  });
+});
