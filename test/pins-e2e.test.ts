@@ -118,6 +118,10 @@ describe("pinned tool definitions, end to end", () => {
     expect(err(await call(a, "dict.archive"))).toMatchObject({ code: "destructive_tool_requires_approval" });
     expect((await row(a, "dict.archive"))).toMatchObject({ safety: "approval" });
     expect((await row(a, "dict.archive")).quarantined).toBeUndefined();
+    // Each newly quarantined tool is one quarantine event in the activity log: ids and a reason code, no text.
+    const logged = readFileSync(join(state, "activity", "activity.log"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((x) => x.event === "quarantine");
+    expect(logged.map(({ connector, tool, reason }) => `${connector}.${tool}:${reason}`).sort()).toEqual(["dict.extra:new_tool", "dict.lookup:changed"]);
+    expect(JSON.stringify(logged)).not.toContain("synonyms");
 
     const review = await pins(servers);
     expect(review.code).toBe(0);
