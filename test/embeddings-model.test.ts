@@ -56,6 +56,12 @@ describe("the bundled sentence encoder", () => {
     // Several phrasings: each tool scores with the phrasing nearest to it.
     const both = (await index.scores(["delete a folder", "post in the team chat"]))!;
     expect(both.get("chat.send_message")!).toBeGreaterThan(scores.get("chat.send_message")!);
+    // Bad input answers cleanly: nothing to embed is an empty map; huge and non-ASCII text is embedded (cut).
+    expect(await index.scores([""])).toEqual(new Map());
+    expect(await index.scores(["?!… --- ###"])).toEqual(new Map());
+    expect(await index.scores([])).toEqual(new Map());
+    expect((await index.scores(["delete a folder ".repeat(100_000)]))!.get("fs.remove_directory")).toBeGreaterThan(0);
+    expect((await index.scores(["フォルダを削除する", "supprimer un répertoire"]))!.size).toBe(2);
   }, MODEL_TIMEOUT);
 
   it("takes over when the endpoint fails at start: the endpoint is dropped, logged once, and named in the status", async () => {

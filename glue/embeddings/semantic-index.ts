@@ -5,7 +5,7 @@
 // then on search stays lexical.
 import { Worker } from "node:worker_threads";
 import { join } from "node:path";
-import { EMBED_QUERY_WAIT_MS, EMBED_WORKER_OLD_GENERATION_MB } from "../decisions/generated/spec.js";
+import { EMBED_QUERIES_MAX, EMBED_QUERY_CHARS_MAX, EMBED_QUERY_WAIT_MS, EMBED_WORKER_OLD_GENERATION_MB } from "../decisions/generated/spec.js";
 import type { SearchConfig } from "../config/schema.js";
 import { embedWorkerPath } from "../support/paths.js";
 import { stateDir } from "../support/state-dir.js";
@@ -104,10 +104,13 @@ export class SemanticIndex {
   /**
    * address → cosine with the best-matching phrasing, for every tool with a vector; undefined
    * (at once) while the vectors are not ready, and the promise answers undefined when the worker
-   * does not answer within EMBED_QUERY_WAIT_MS or fails. Never rejects.
+   * does not answer within EMBED_QUERY_WAIT_MS or fails. Never rejects. Phrasings are cut here
+   * (EMBED_QUERIES_MAX of them, EMBED_QUERY_CHARS_MAX each) before they cross to the worker;
+   * one without a letter or digit scores nothing (an empty map when none has one).
    */
-  scores(queries: string[]): Promise<Map<string, number> | undefined> | undefined {
+  scores(queries: readonly string[]): Promise<Map<string, number> | undefined> | undefined {
     if (!this.worker || this.current.state !== "ready") return undefined;
+    const phrasings = queries.slice(0, EMBED_QUERIES_MAX).map((q) => (typeof q === "string" ? q.slice(0, EMBED_QUERY_CHARS_MAX) : ""));
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.settle(id, undefined), EMBED_QUERY_WAIT_MS);
@@ -116,7 +119,7 @@ export class SemanticIndex {
         clearTimeout(timer);
         resolve(scores);
       });
-      this.post({ type: "scores", id, queries });
+      this.post({ type: "scores", id, queries: phrasings });
     });
   }
 
