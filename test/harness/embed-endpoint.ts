@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type Misbehaviour = "status500" | "hang" | "wrongWidth" | "notNumbers" | "oversized" | "wrongCount";
+type Misbehaviour = "status500" | "hang" | "wrongWidth" | "notNumbers" | "oversized" | "wrongCount";
 
 export interface StandIn {
   url: string;
@@ -25,7 +25,7 @@ export interface StandIn {
 }
 
 /** A vector of `dims` from the text's letters: counts of each letter code modulo dims, plus one. */
-export function letterVector(text: string, dims: number): number[] {
+function letterVector(text: string, dims: number): number[] {
   const v = new Array<number>(dims).fill(0);
   for (const ch of text.toLowerCase()) v[ch.codePointAt(0)! % dims] += 1;
   v[0] += 1;
