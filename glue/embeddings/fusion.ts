@@ -35,7 +35,7 @@ export function fuseScores(lexical: ReadonlyMap<string, number>, semantic: Reado
   if (bestLexical > 0) for (const [address, s] of lexical) if (s > 0) out.set(address, lexicalShare * (s / bestLexical));
   if (!semantic || semantic.size === 0) return out;
   const cosines = [...semantic.values()].sort((a, b) => a - b);
-  const median = cosines[Math.floor(cosines.length / 2)]!;
+  const median = cosines[cosines.length >> 1]!; // the middle one (the upper of two)
   const span = cosines[cosines.length - 1]! - median;
   if (!(span > 0)) return out;
   for (const [address, cosine] of semantic) {
