@@ -51,6 +51,23 @@ describe("the tool vector cache", () => {
     expect([...(await second.index.scores(["files"]))!.keys()].sort()).toEqual(["c.t0", "c.t1", "c.t2", "c.t3"]);
   });
 
+  it("while a catalog change's new tools are embedded, scores are not offered (search is lexical), then cover every tool", async () => {
+    standIn = await startStandIn("ollama");
+    const { index } = await readyIndex(standIn, join(tmp(), "embeddings"), tools(["list files"]));
+    const states: string[] = [];
+    index.onStatus((st) => states.push(st.state));
+    standIn.hold();
+    const loading = new Promise<void>((r) => index.onStatus((st) => st.state === "loading" && r()));
+    index.update(tools(["list files", "read a file"]));
+    await loading;
+    expect(index.scores(["files"])).toBeUndefined();
+    const ready = new Promise<void>((r) => index.onStatus((st) => st.state === "ready" && r()));
+    standIn.release();
+    await ready;
+    expect(states).toEqual(["loading", "ready"]);
+    expect([...(await index.scores(["files"]))!.keys()].sort()).toEqual(["c.t0", "c.t1"]);
+  });
+
   it("keeps its files private (directory 0700, files 0600) and leaves no temporary file behind", async () => {
     standIn = await startStandIn("openai");
     const cacheDir = join(tmp(), "embeddings");

@@ -102,8 +102,9 @@ export class SemanticIndex {
   }
 
   /**
-   * address → cosine with the best-matching phrasing, for every tool with a vector; undefined
-   * (at once) while the vectors are not ready, and the promise answers undefined when the worker
+   * address → cosine with the best-matching phrasing, for every tool of the catalog; undefined
+   * (at once) while the vectors are not ready (the model loads, or new or changed tools are
+   * embedded), and the promise answers undefined when the worker
    * does not answer within EMBED_QUERY_WAIT_MS or fails. Never rejects. Phrasings are cut here
    * (EMBED_QUERIES_MAX of them, EMBED_QUERY_CHARS_MAX each) before they cross to the worker;
    * one without a letter or digit scores nothing (an empty map when none has one).

@@ -33,10 +33,11 @@ export class ToolVectors {
 
   /**
    * Makes `entries` the indexed tools: a removed tool leaves at once, a cached one is in at once,
-   * the others as their batch is embedded. Answers the counts when every vector is in, undefined
-   * when a newer update took over first; rejects when the embedder fails.
+   * the others as their batch is embedded (`toEmbed` hears first how many that is). Answers the
+   * counts when every vector is in, undefined when a newer update took over first; rejects when
+   * the embedder fails.
    */
-  async update(entries: SemanticEntry[]): Promise<UpdateCounts | undefined> {
+  async update(entries: SemanticEntry[], toEmbed: (count: number) => void = () => {}): Promise<UpdateCounts | undefined> {
     const generation = ++this.generation;
     const tools = entries.slice(0, EMBED_TOOLS_MAX);
     const next = new Map<string, Float32Array>();
@@ -48,6 +49,7 @@ export class ToolVectors {
       else missing.push({ address, key, text });
     }
     this.vectors = next;
+    toEmbed(missing.length);
     for (let i = 0; i < missing.length; i += EMBED_BATCH_TEXTS) {
       if (generation !== this.generation) return undefined;
       const batch = missing.slice(i, i + EMBED_BATCH_TEXTS);

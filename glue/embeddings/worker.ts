@@ -2,7 +2,8 @@
 // model, keeps the tool vectors (tool-vectors.ts) current with the catalog the main thread
 // sends, and answers cosine scores for a search's phrasings. An endpoint that fails at any point
 // (an error, a deadline, a wrong width, a bad answer) is dropped for good and the bundled model
-// takes over, re-embedding the tools in its own space; until then scores are not offered.
+// takes over, re-embedding the tools in its own space; until then scores are not offered, nor
+// while the tools of a catalog change are embedded.
 import { parentPort, workerData } from "node:worker_threads";
 import { loadBundledEmbedder } from "./bundled.js";
 import type { Embedder } from "./embedder.js";
@@ -53,7 +54,13 @@ async function rebuild(): Promise<void> {
   const a = active;
   if (!a) return;
   try {
-    const counts = await a.vectors.update(latest);
+    // While new or changed tools are embedded the index is not offered: a partial one would lift
+    // the tools that already have a vector over the new ones. Search is lexical meanwhile.
+    const counts = await a.vectors.update(latest, (count) => {
+      if (count === 0 || !a.ready || a !== active) return;
+      a.ready = false;
+      send({ type: "state", state: "loading", embedder: a.name, ...(endpointDropped && { note: endpointDropped }) });
+    });
     if (!counts || a !== active) return;
     a.ready = true;
     send({ type: "state", state: "ready", embedder: a.name, tools: counts.tools, embedded: counts.embedded, cached: counts.cached, ...(endpointDropped && { note: endpointDropped }) });
