@@ -1,5 +1,6 @@
 // Assembles one atrium process from a validated config: connectors, catalog, result stash,
-// host state, meta-tools and the MCP server. Used by `serve`, `doctor` and the tests.
+// host state, meta-tools, the MCP server and the semantic search layer (started by `serve` once it
+// serves). Used by `serve`, `doctor` and the tests.
 import { core } from "./decisions/core.js";
 import type { AtriumConfig } from "./config/schema.js";
 import { ConnectorRegistry } from "./connectors/registry.js";
@@ -22,6 +23,8 @@ import { AppResources } from "./apps/resources.js";
 import { Budget, type Revision } from "./decisions/generated/spec.js";
 import type { SandboxPool } from "./sandbox/pool.js";
 import { startSandboxPool } from "./sandbox/start-pool.js";
+import { SemanticIndex } from "./embeddings/semantic-index.js";
+import { toolText } from "./embeddings/tool-text.js";
 
 /** `pool`: serve starts the sandbox workers before it loads the rest, so they warm sooner. */
 export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox)) {
@@ -44,8 +47,11 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const authorizer = new Authorizer(() => ports, tokenStore());
   const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
   const appResources = new AppResources({ core: c, catalog });
+  // Sentence embeddings for search: nothing loads until serve calls semantic.start(), after it serves.
+  const semantic = new SemanticIndex(config.search, { entries: () => catalog.entries().map(toolText) });
+  registry.onChange(() => semantic.catalogChanged());
   const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, config, pool, authorizer }, appResources };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
-  return { config, registry, catalog, stash, host, serverFor, tools, pool };
+  return { config, registry, catalog, stash, host, serverFor, tools, pool, semantic };
 }

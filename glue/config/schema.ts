@@ -83,6 +83,22 @@ export interface ResultsConfig {
   stashBytes: number;
 }
 
+/** The API an embedding endpoint speaks (glue/embeddings/endpoint.ts). */
+export const EMBED_APIS = ["ollama", "openai"] as const;
+export type EmbedApi = (typeof EMBED_APIS)[number];
+/** atrium.search.embedder: an operator's embedding endpoint, used instead of the bundled model. */
+export interface EmbedderConfig {
+  url: string;
+  model: string;
+  api: EmbedApi;
+  headers: Record<string, string>;
+}
+/** atrium.search: whether search adds sentence embeddings to its ranking, and from which model. */
+export interface SearchConfig {
+  semantic: boolean;
+  embedder: EmbedderConfig | null;
+}
+
 /** Atrium-wide connector lifecycle settings (atrium.connectors). */
 export interface LifecycleConfig {
   startTimeoutMs: number;
@@ -97,6 +113,7 @@ export interface AtriumConfig {
   sandbox: SandboxConfig;
   views: ViewsConfig;
   results: ResultsConfig;
+  search: SearchConfig;
   warnings: ConfigError[];
 }
 
@@ -107,7 +124,7 @@ export type ValidationResult =
 // ---- key tables -------------------------------------------------------------------------
 
 export const TOP_KEYS = ["mcpServers", "atrium"] as const;
-export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors"] as const;
+export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors", "search"] as const;
 
 /** Lowercase so an id reads the same in every address "<id>.<tool>". */
 export const CONNECTOR_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${CONNECTOR_ID_CHARS_MAX - 1}}$`);
@@ -159,6 +176,8 @@ export const SANDBOX_LIMITS = {
 export const SANDBOX_KEYS = Object.keys(SANDBOX_LIMITS);
 
 export const VIEWS_KEYS = ["delivery", "fileFallback", "directory"] as const;
+export const SEARCH_KEYS = ["semantic", "embedder"] as const;
+export const EMBEDDER_KEYS = ["url", "model", "api", "headers"] as const;
 
 export const RESULTS_LIMITS = {
   directResultBytes: Budget.direct_result_bytes,
