@@ -50,7 +50,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   // Sentence embeddings for search: nothing loads until serve calls semantic.start(), after it serves.
   const semantic = new SemanticIndex(config.search, { entries: () => catalog.entries().map(toolText) });
   registry.onChange(() => semantic.catalogChanged());
-  const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, config, pool, authorizer }, appResources };
+  const deps = { version, tools, host, context: { core: c, catalog, semantic, stash, viewStore, config, pool, authorizer }, appResources };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
   return { config, registry, catalog, stash, host, serverFor, tools, pool, semantic };

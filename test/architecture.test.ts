@@ -24,7 +24,6 @@ const NUMBER_HOMES: { file: string; table?: string; why: string }[] = [
   { file: "support/format.ts", why: "how values are shown: unit conversions, JSON indentation, timing rounding, CLI columns" },
   { file: "decisions/core.ts", table: "ABI", why: "the wasm ABI: String class id, int32 range, packed answer fields" },
   { file: "catalog/search-tuning.ts", table: "SEARCH_TUNING", why: "search ranking weights and tokenizer settings: tuning, not limits" },
-  { file: "embeddings/fusion.ts", table: "FUSION_TUNING", why: "how lexical and semantic scores are fused (weight, cosine floor): tuning, not limits" },
 ];
 
 function files(dir: string): string[] {

@@ -144,9 +144,9 @@ describe("bad input answers cleanly", () => {
   });
 });
 
-describe("the seam for another score source", () => {
-  it("fuse blends an extra 0-1 score in with extraWeight; no extra score counts 0", () => {
-    const w = SEARCH_TUNING.extraWeight;
+describe("the one fusion of lexical and semantic scores", () => {
+  it("fuse blends semantic evidence (0-1) in with semanticWeight; no evidence counts 0", () => {
+    const w = SEARCH_TUNING.semanticWeight;
     expect(fuse(0.8, 1)).toBeCloseTo((1 - w) * 0.8 + w);
     expect(fuse(0.8, undefined)).toBeCloseTo((1 - w) * 0.8);
   });
@@ -157,5 +157,13 @@ describe("the seam for another score source", () => {
     const lifted = findTools(catalog, { query: "chargeback" }, new Map([["time.get_timestamp", 1], ["stripe.list_disputes", 1]]));
     expect(lifted.results.map((r) => r.address)).toContain("time.get_timestamp");
     expect(lifted.results[0]!.address).toBe("stripe.list_disputes");
+    expect(lifted.ranking).toBe("hybrid");
+    expect(plain.ranking).toBe("lexical");
+  });
+
+  it("a tool with evidence below semanticCandidateFloor and no shared word is no candidate: a query no tool answers stays empty", () => {
+    const below = SEARCH_TUNING.semanticCandidateFloor / 2;
+    const found = findTools(catalog, { query: "chargeback" }, new Map([["time.get_timestamp", below]]));
+    expect(found.results.map((r) => r.address)).not.toContain("time.get_timestamp");
   });
 });

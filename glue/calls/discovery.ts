@@ -1,6 +1,7 @@
 // The one discovery service behind `search_tools`, a program's `atrium.search` and
-// `atrium.describe`: the same ranking, the same row shape, and the same list of connectors
-// whose tools are missing (and why), whichever path asks.
+// `atrium.describe`: the same ranking (lexical, or hybrid once the semantic layer's vectors are
+// ready), the same row shape, and the same list of connectors whose tools are missing (and why),
+// whichever path asks.
 import type { Catalog } from "../catalog/catalog.js";
 import { searchIndex, type ExtraScores, type SearchQuery } from "../catalog/search-index.js";
 import { AtriumError } from "../support/errors.js";
@@ -8,11 +9,27 @@ import { shortDescription } from "../catalog/describe.js";
 import { compactSchema } from "../catalog/compact-schema.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import type { NextAction } from "../support/errors.js";
+import { SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
+import { semanticEvidence } from "../embeddings/evidence.js";
 
 interface Unavailable { connector: string; state: string; problem: string; nextAction?: NextAction }
 /** What to try when a search found nothing. */
 interface Hint { message: string; connectors: string[] }
+/**
+ * The semantic layer as search asks it (embeddings/semantic-index.ts): address → cosine with the
+ * nearest phrasing, undefined at once while its vectors are not ready, and a promise that answers
+ * undefined when it cannot answer in time. Never rejects.
+ */
+export interface SemanticSource {
+  scores(queries: readonly string[]): Promise<ReadonlyMap<string, number> | undefined> | undefined;
+}
+
+/** Which ranking produced an answer: words alone, or words fused with the semantic layer's evidence. */
+type Ranking = "lexical" | "hybrid";
+
 export interface Found {
+  /** "hybrid" when the semantic layer scored this search; "lexical" when it was off, not ready or late. */
+  ranking: Ranking;
   total: number;
   results: { address: string; description: string; safety: CatalogEntry["safety"]; reason?: string; score: number; weak?: true; inputSchema?: unknown }[];
   unavailable?: Unavailable[];
@@ -33,8 +50,10 @@ export function findTools(catalog: Catalog, q: SearchQuery & { schemas?: boolean
     });
   }
   const { total, rows } = searchIndex(catalog.index(), q, extra);
+  const ranking: Ranking = extra ? "hybrid" : "lexical";
   const missing = catalog.missing().filter((m) => !q.connector || m.connector === q.connector);
   return {
+    ranking,
     total,
     results: rows.map(({ entry, score, weak }) => ({
       address: entry.address,
@@ -48,6 +67,18 @@ export function findTools(catalog: Catalog, q: SearchQuery & { schemas?: boolean
     ...(missing.length > 0 && { unavailable: missing.map((m) => ({ connector: m.connector, state: m.state, problem: m.problem, ...(m.nextAction && { nextAction: m.nextAction }) })) }),
     ...(total === 0 && { hint: hintFor(catalog, q, missing.length > 0) }),
   };
+}
+
+/**
+ * findTools with the semantic layer: the search's phrasings are scored by meaning when its vectors
+ * are ready (waiting at most EMBED_QUERY_WAIT_MS, inside the layer), and fused with the lexical
+ * ranking; otherwise, or when it is late, the answer is lexical at once.
+ */
+export async function searchCatalog(catalog: Catalog, semantic: SemanticSource | undefined, q: SearchQuery & { schemas?: boolean }): Promise<Found> {
+  const phrasings = [q.query, ...(Array.isArray(q.queries) ? q.queries : [])].filter((p) => typeof p === "string" && p.trim() !== "").slice(0, SEARCH_PHRASINGS_MAX);
+  const pending = phrasings.length > 0 ? semantic?.scores(phrasings) : undefined;
+  const cosines = pending ? await pending : undefined;
+  return findTools(catalog, q, cosines ? semanticEvidence(cosines) : undefined);
 }
 
 function hintFor(catalog: Catalog, q: SearchQuery, someUnavailable: boolean): Hint {

@@ -10,6 +10,7 @@ import type { SandboxPool } from "../../sandbox/pool.js";
 import type { HostDecision } from "../../decisions/core.js";
 import type { QuestionChannel } from "../../calls/approvals.js";
 import type { Authorizer } from "../../auth/authorizer.js";
+import type { SemanticSource } from "../../calls/discovery.js";
 
 /** Elicitation toward the host of this request: whether it takes URL mode, and the request that asks. */
 interface ElicitPort {
@@ -22,6 +23,8 @@ interface ElicitPort {
 export interface ToolContext {
   core: Core;
   catalog: Catalog;
+  /** The semantic layer search fuses with its lexical ranking once its vectors are ready. */
+  semantic: SemanticSource;
   stash: ResultStash;
   /** View payloads kept for the app-only get_view tool (bounded in time and bytes). */
   viewStore: ResultStash;

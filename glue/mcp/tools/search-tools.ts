@@ -1,11 +1,11 @@
-// search_tools: one ranked list across every connector, best match first; paging continues
-// that order. Several phrasings (`queries`) are ranked each and fused. Connectors whose tools are
+// search_tools: one ranked list across every connector, best match first (lexical, or hybrid once
+// the semantic layer is ready; the answer says which); paging continues that order. Several phrasings (`queries`) are ranked each and fused. Connectors whose tools are
 // missing are named with the reason.
 import { z } from "zod";
 import { createHash } from "node:crypto";
 import { defineTool } from "./meta-tool.js";
 import { jsonResult } from "./tool-result.js";
-import { findTools } from "../../calls/discovery.js";
+import { searchCatalog } from "../../calls/discovery.js";
 import { AtriumError } from "../../support/errors.js";
 import { core } from "../../decisions/core.js";
 import { Budget, CONNECTOR_ID_CHARS_MAX, SEARCH_CURSOR_CHARS_MAX, SEARCH_CURSOR_KEY_CHARS, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX, SEARCH_PHRASINGS_MAX } from "../../decisions/generated/spec.js";
@@ -42,7 +42,7 @@ export const searchTools = defineTool({
   title: "Search tools",
   description: "Find tools across every connected server: addresses (<connector>.<tool>) ranked best first with a 0-1 score, each read_only (call_tool, programs) or approval (call_destructive_tool). When your words may not be the tool's words, pass two or three phrasings in `queries` (e.g. \"folder\", \"directory\"). Results marked weak are likely not what you asked for.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  uses: ["catalog"] as const,
+  uses: ["catalog", "semantic"] as const,
   input,
   async run(args, ctx) {
     if ((args.query === "" ? 0 : 1) + (args.queries?.length ?? 0) > SEARCH_PHRASINGS_MAX) {
@@ -50,7 +50,7 @@ export const searchTools = defineTool({
     }
     const key = queryKey(args);
     const offset = readCursor(args.cursor, key);
-    const found = findTools(ctx.catalog, { query: args.query, queries: args.queries, connector: args.connector, safety: args.safety, offset, limit: args.limit, schemas: args.schemas });
+    const found = await searchCatalog(ctx.catalog, ctx.semantic, { query: args.query, queries: args.queries, connector: args.connector, safety: args.safety, offset, limit: args.limit, schemas: args.schemas });
     const next = offset + found.results.length;
     return jsonResult({ ...found, ...(next < found.total && { nextCursor: Buffer.from(`${next}.${key}`).toString("base64url") }) });
   },

@@ -12,7 +12,8 @@ import { findTools } from "../../../glue/calls/discovery.js";
 import { SEARCH_PAGE_MAX } from "../../../glue/decisions/generated/spec.js";
 import { loadBundledEmbedder } from "../../../glue/embeddings/bundled.js";
 import { dot, type Embedder } from "../../../glue/embeddings/embedder.js";
-import { FUSION_TUNING, fuseScores } from "../../../glue/embeddings/fusion.js";
+import { semanticEvidence } from "../../../glue/embeddings/evidence.js";
+import { SEARCH_TUNING } from "../../../glue/catalog/search-tuning.js";
 import { toolText } from "../../../glue/embeddings/tool-text.js";
 import { ToolVectors } from "../../../glue/embeddings/tool-vectors.js";
 import { VectorCache, vectorKey } from "../../../glue/embeddings/vector-cache.js";
@@ -22,7 +23,6 @@ import { KINDS, SPLITS, loadCatalogs, loadQueries, type BenchQuery, type Kind } 
 
 const LARGE = 10_000;
 const ROUNDS = 3; // timed passes over every query
-const WEIGHTS = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
 const json = process.argv.includes("--json");
 
 const ms = (t0: number) => performance.now() - t0;
@@ -30,10 +30,10 @@ const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math
 const rssMb = () => process.memoryUsage().rss / 2 ** 20;
 
 /** Every lexical score findTools gives the query (paged through, so not only the first page). */
-function lexicalScores(catalog: Catalog, query: string): Map<string, number> {
+function lexicalScores(catalog: Catalog, query: string, semantic?: Map<string, number>): Map<string, number> {
   const out = new Map<string, number>();
   for (let offset = 0; ; offset += SEARCH_PAGE_MAX) {
-    const found = findTools(catalog, { query, safety: "any", limit: SEARCH_PAGE_MAX, offset });
+    const found = findTools(catalog, { query, safety: "any", limit: SEARCH_PAGE_MAX, offset }, semantic && semanticEvidence(semantic));
     for (const r of found.results) out.set(r.address, r.score);
     if (found.results.length < SEARCH_PAGE_MAX || offset + SEARCH_PAGE_MAX >= found.total) return out;
   }
@@ -126,10 +126,9 @@ const splitsOf = (qs: BenchQuery[]) => Object.fromEntries([...SPLITS, "all"].map
 const bySplit = splitsOf(queries);
 const lexicalOnly = (q: BenchQuery) => ranked(lexical.get(q)!);
 const semanticOnly = (q: BenchQuery) => ranked(semantic.get(q)!);
-const hybrid = (w: number) => (q: BenchQuery) => ranked(fuseScores(lexical.get(q)!, semantic.get(q)!, w));
+const hybrid = (q: BenchQuery) => ranked(lexicalScores(catalog, q.query, semantic.get(q)!));
 const table = (order: (q: BenchQuery) => string[]) => Object.fromEntries(Object.entries(bySplit).map(([s, qs]) => [s, quality(qs, order)]));
 
-const sweep = WEIGHTS.map((w) => ({ weight: w, tune: quality(bySplit.tune!, hybrid(w)) }));
 const negatives = queries.filter((q) => q.kind === "negative");
 const bestCosine = (qs: BenchQuery[]) => qs.map((q) => Math.max(...semantic.get(q)!.values()));
 const report = {
@@ -140,8 +139,7 @@ const report = {
   rssMb: { start: rssStart, afterModel: rssModel, afterQueries: rssAfter },
   lexical: table(lexicalOnly),
   semantic: table(semanticOnly),
-  hybrid: { weight: FUSION_TUNING.semanticWeight, ...table(hybrid(FUSION_TUNING.semanticWeight)) },
-  sweepOnTune: sweep.map((s) => ({ weight: s.weight, top1: s.tune.top1, recall10: s.tune.recall10, mrr: s.tune.mrr })),
+  hybrid: { weight: SEARCH_TUNING.semanticWeight, ...table(hybrid) },
   bestCosine: { negativesMedian: quantile(bestCosine(negatives), 0.5), positivesMedian: quantile(bestCosine(queries.filter((q) => q.kind !== "negative")), 0.5) },
 };
 
@@ -160,10 +158,7 @@ if (json) {
     `semantic layer on ${catalogs.length} captured MCP servers (${entries.length} tools), ${queries.length} queries; model ${model.id} (${model.dims} dims)`,
     ...block("lexical only (today's findTools)", report.lexical),
     ...block("semantic only (cosine)", report.semantic),
-    ...block(`hybrid (fuseScores, semantic weight ${FUSION_TUNING.semanticWeight})`, report.hybrid as unknown as Record<string, Quality>),
-    "",
-    "fusion weight on the tune half only (weight → top-1, recall@10, MRR)",
-    ...sweep.map((s) => `  ${s.weight.toFixed(1)}   ${pct(s.tune.top1).padStart(8)} ${pct(s.tune.recall10).padStart(8)}  ${s.tune.mrr.toFixed(3)}`),
+    ...block(`hybrid (findTools with semantic evidence, weight ${SEARCH_TUNING.semanticWeight})`, report.hybrid as unknown as Record<string, Quality>),
     "",
     `best cosine of a query with any tool, median: negatives ${report.bestCosine.negativesMedian.toFixed(3)}, positives ${report.bestCosine.positivesMedian.toFixed(3)}`,
     "",
