@@ -19,6 +19,8 @@ export interface BenchSemantic {
   /** Tools embedded now (the rest came from the cache). */
   embedded: number;
   vectors: ToolVectors;
+  /** The tool vectors by model and text (vector-cache.ts vectorKey). */
+  cache: VectorCache;
 }
 
 export const benchCacheDir = () => join(tmpdir(), "atrium-bench-vectors");
@@ -32,5 +34,5 @@ export async function loadSemantic(catalog: Catalog): Promise<BenchSemantic> {
   const vectors = new ToolVectors(model, cache);
   t0 = performance.now();
   const counts = (await vectors.update(catalog.entries().map(toolText)))!;
-  return { model, loadMs, embedMs: performance.now() - t0, embedded: counts.embedded, vectors };
+  return { model, loadMs, embedMs: performance.now() - t0, embedded: counts.embedded, vectors, cache };
 }
