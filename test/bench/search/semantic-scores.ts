@@ -23,7 +23,7 @@ export interface BenchSemantic {
   cache: VectorCache;
 }
 
-export const benchCacheDir = () => join(tmpdir(), "atrium-bench-vectors");
+const benchCacheDir = () => join(tmpdir(), "atrium-bench-vectors");
 
 export async function loadSemantic(catalog: Catalog): Promise<BenchSemantic> {
   let t0 = performance.now();

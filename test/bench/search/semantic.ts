@@ -1,8 +1,8 @@
 // `npm run bench:semantic`: the semantic layer (glue/embeddings/) on the search bench's captured
 // catalogs and queries. Embeds every tool and query with the bundled model (in this process: the
-// model's own cost, without the worker's messages), and prints semantic-only and hybrid (today's
-// lexical findTools scores fused by fuseScores) top-1, recall@3/@10 and MRR per split and kind; a
-// sweep of the fusion weight on the tune half only; model load time, tool embedding
+// model's own cost, without the worker's messages), and prints semantic-only and hybrid (findTools
+// with the cosines' evidence: the one fusion search uses) top-1, recall@3/@10 and MRR per split
+// and kind; model load time, tool embedding
 // cold and warm from the disk cache, query embedding p50/p95, the cosine pass at 10,000 tools,
 // RSS. Figures only; nothing here asserts. `--json` prints one JSON object.
 import { mkdtempSync, rmSync } from "node:fs";
