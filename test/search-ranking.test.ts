@@ -103,6 +103,15 @@ describe("answers when nothing matches", () => {
     expect(found.hint!.message).toContain("queries");
   });
 
+  it("a first page of weak results only comes with the hint too, saying every result is weak; a strong result comes without", () => {
+    // A tool only the semantic layer found, with modest evidence: a candidate, but weak.
+    const found = findTools(catalog, { query: "zzyzx qwerty" }, new Map([["time.get_timestamp", 0.5]]));
+    expect(found.results.map((r) => [r.address, r.weak])).toEqual([["time.get_timestamp", true]]);
+    expect(found.hint!.message).toContain("every result is weak");
+    expect(found.hint!.connectors).toEqual(catalog.connectorIds());
+    expect(find("create_issue").hint).toBeUndefined();
+  });
+
   it("unknown connector filter names the known ones", () => {
     let thrown: unknown;
     try {

@@ -13,7 +13,7 @@ import { SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
 import { semanticEvidence } from "../embeddings/evidence.js";
 
 interface Unavailable { connector: string; state: string; problem: string; nextAction?: NextAction }
-/** What to try when a search found nothing. */
+/** What to try when a search found nothing, or only weak matches. */
 interface Hint { message: string; connectors: string[] }
 /**
  * The semantic layer as search asks it (embeddings/semantic-index.ts): address → cosine with the
@@ -65,7 +65,7 @@ export function findTools(catalog: Catalog, q: SearchQuery & { schemas?: boolean
       ...(q.schemas && { inputSchema: compactSchema(entry.inputSchema) }),
     })),
     ...(missing.length > 0 && { unavailable: missing.map((m) => ({ connector: m.connector, state: m.state, problem: m.problem, ...(m.nextAction && { nextAction: m.nextAction }) })) }),
-    ...(total === 0 && { hint: hintFor(catalog, q, missing.length > 0) }),
+    ...((total === 0 || (allWeak(rows) && !q.offset)) && { hint: hintFor(catalog, q, missing.length > 0, total > 0) }),
   };
 }
 
@@ -81,10 +81,13 @@ export async function searchCatalog(catalog: Catalog, semantic: SemanticSource |
   return findTools(catalog, q, cosines ? semanticEvidence(cosines) : undefined);
 }
 
-function hintFor(catalog: Catalog, q: SearchQuery, someUnavailable: boolean): Hint {
+/** A first page with results, every one of them weak: as good as nothing found (the hint says so). */
+const allWeak = (rows: readonly { weak: boolean }[]): boolean => rows.length > 0 && rows.every((r) => r.weak);
+
+function hintFor(catalog: Catalog, q: SearchQuery, someUnavailable: boolean, onlyWeak: boolean): Hint {
   const connectors = catalog.connectorIds();
   const scope = q.connector ? `connector ${q.connector}` : connectors.length > 0 ? "any connector" : "the catalog (no connector is configured)";
-  const parts = [`No tool in ${scope} matched.`, "Try the words a tool's name would use (create, list, get, search, update, delete and the thing), or pass two or three phrasings in `queries`;", "an empty query lists every tool."];
+  const parts = [onlyWeak ? `No tool in ${scope} matched well: every result is weak, probably not what was asked for.` : `No tool in ${scope} matched.`, "Try the words a tool's name would use (create, list, get, search, update, delete and the thing), or pass two or three phrasings in `queries`;", "an empty query lists every tool."];
   if (q.safety && q.safety !== "any") parts.push(`Only ${q.safety} tools were searched.`);
   if (someUnavailable) parts.push("Some connectors are unavailable: their tools are missing (see `unavailable`).");
   return { message: parts.join(" "), connectors };
