@@ -1,6 +1,7 @@
 // Hybrid search end to end, in a spawned atrium over stdio: a search made before the semantic
 // layer is ready is answered at once, ranked by words (ranking "lexical"); once the tools' vectors
-// are in, answers are fused (ranking "hybrid") and a paraphrase that shares no word with its tool
+// are in, answers are fused (ranking "hybrid"; a cursor keeps the ranking of the page it came
+// from) and a paraphrase that shares no word with its tool
 // finds it; search_tools and a program's atrium.search give the same ranking; semantic false is
 // lexical for good; an endpoint that hangs or answers vectors of another width is dropped for the
 // bundled model, with a line on stderr and in doctor, and search stays lexical meanwhile.
@@ -62,10 +63,19 @@ describe("hybrid search in a running atrium", () => {
     expect(addresses(before)).toContain("desk.list_incidents");
     expect(standIn.requests).toHaveLength(1); // answered while the probe is still unanswered
 
+    const firstPage = await atrium.json("search_tools", { query: "incidents", limit: 1 });
+    expect(firstPage.ranking).toBe("lexical");
+
     standIn.release();
     const after = await untilHybrid(atrium, "incidents");
     expect(after.ranking).toBe("hybrid");
     expect(addresses(after)).toContain("desk.list_incidents");
+    // A page after a lexical one stays lexical: the list being paged is never reordered under it.
+    const secondPage = await atrium.json("search_tools", { query: "incidents", limit: 1, cursor: firstPage.nextCursor });
+    expect(secondPage.ranking).toBe("lexical");
+    expect(addresses(secondPage)).toEqual([addresses(before)[1]]);
+    const hybridNext = await atrium.json("search_tools", { query: "incidents", limit: 1, cursor: (await atrium.json("search_tools", { query: "incidents", limit: 1 })).nextCursor });
+    expect(hybridNext.ranking).toBe("hybrid");
   }, 90_000);
 
   it("with the bundled model, a paraphrase that shares no word with its tool ranks it first once the vectors are in; a program's atrium.search ranks the same", async () => {

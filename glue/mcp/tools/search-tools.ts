@@ -25,16 +25,20 @@ const input = z.object({
   schemas: z.boolean().default(false).describe("Add compact input schemas"),
 }).strict();
 
-/** A cursor is the offset, bound to the query and filters it was issued for. */
+/**
+ * A cursor is the offset, bound to the query and filters it was issued for, and the ranking that
+ * ordered its page: a page after a lexical one stays lexical, so the semantic layer becoming
+ * ready between two pages never reorders the list being paged.
+ */
 function queryKey(q: { query: string; queries?: string[]; connector?: string; safety: string }): string {
   return createHash("sha256").update(JSON.stringify([q.query, q.queries ?? [], q.connector ?? "", q.safety])).digest("base64url").slice(0, SEARCH_CURSOR_KEY_CHARS);
 }
-const CURSOR = new RegExp(`^(?<offset>\\d{1,9})\\.(?<key>[\\w-]{${SEARCH_CURSOR_KEY_CHARS}})$`);
-function readCursor(cursor: string | undefined, key: string): number {
-  if (cursor === undefined) return 0;
+const CURSOR = new RegExp(`^(?<offset>\\d{1,9})\\.(?<key>[\\w-]{${SEARCH_CURSOR_KEY_CHARS}})(?:\\.(?<ranking>lexical|hybrid))?$`);
+function readCursor(cursor: string | undefined, key: string): { offset: number; lexical: boolean } {
+  if (cursor === undefined) return { offset: 0, lexical: false };
   const m = CURSOR.exec(Buffer.from(cursor, "base64url").toString())?.groups;
   if (!m || m.key !== key) throw new AtriumError("invalid_args", "cursor does not belong to this query; start again without a cursor");
-  return Number(m.offset);
+  return { offset: Number(m.offset), lexical: m.ranking === "lexical" };
 }
 
 export const searchTools = defineTool({
@@ -49,9 +53,9 @@ export const searchTools = defineTool({
       throw new AtriumError("invalid_args", `query and queries together take at most ${SEARCH_PHRASINGS_MAX} phrasings`);
     }
     const key = queryKey(args);
-    const offset = readCursor(args.cursor, key);
-    const found = await searchCatalog(ctx.catalog, ctx.semantic, { query: args.query, queries: args.queries, connector: args.connector, safety: args.safety, offset, limit: args.limit, schemas: args.schemas });
+    const { offset, lexical } = readCursor(args.cursor, key);
+    const found = await searchCatalog(ctx.catalog, lexical ? undefined : ctx.semantic, { query: args.query, queries: args.queries, connector: args.connector, safety: args.safety, offset, limit: args.limit, schemas: args.schemas });
     const next = offset + found.results.length;
-    return jsonResult({ ...found, ...(next < found.total && { nextCursor: Buffer.from(`${next}.${key}`).toString("base64url") }) });
+    return jsonResult({ ...found, ...(next < found.total && { nextCursor: Buffer.from(`${next}.${key}.${found.ranking}`).toString("base64url") }) });
   },
 });
