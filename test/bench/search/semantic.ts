@@ -2,7 +2,8 @@
 // catalogs and queries. Embeds every tool and query with the bundled model (in this process: the
 // model's own cost, without the worker's messages), and prints semantic-only and hybrid (findTools
 // with the cosines' evidence: the one fusion search uses) top-1, recall@3/@10 and MRR per split
-// and kind; model load time, tool embedding
+// and kind (rankings here re-sort the scores findTools reports, ties by address, so they differ a
+// little from bench:search's, whose figures are the ones to quote); model load time, tool embedding
 // cold and warm from the disk cache, query embedding p50/p95, the cosine pass at 10,000 tools,
 // RSS. Figures only; nothing here asserts. `--json` prints one JSON object.
 import { mkdtempSync, rmSync } from "node:fs";
