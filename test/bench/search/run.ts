@@ -208,7 +208,7 @@ const heapAfter = heapMb();
 const largeTools = large.entries().length;
 const latencyLarge = latency(large, queries, ROUNDS_LARGE);
 // Hybrid at 10,000 tools: each copied tool gets the vector of the captured tool it copies (the
-// model would take about 90 ms a tool to embed them; a perturbed name barely moves a vector), so
+// model would take 40–90 ms a tool to embed them; a perturbed name barely moves a vector), so
 // what is measured is the per-query cost that grows with the catalog: the query's embedding, the
 // cosine pass over 10,000 vectors, the evidence and the fused ranking.
 const realByAddress = new Map(real.entries().map((e) => [e.address, e]));
