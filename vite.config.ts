@@ -13,7 +13,9 @@ export default defineConfig({
     minify: false,
     emptyOutDir: true,
     rollupOptions: {
-      input: { atrium: "glue/cli.ts", "demo-server": "glue/demo/server.ts", "sandbox-worker": "glue/sandbox/worker.ts" },
+      input: { atrium: "glue/cli.ts", "demo-server": "glue/demo/server.ts", "sandbox-worker": "glue/sandbox/worker.ts", "embed-worker": "glue/embeddings/worker.ts" },
+      // The model runtime stays a package: its model files and wasm are read from beside it.
+      external: [/^@energetic-ai\//],
       output: { format: "es", entryFileNames: "[name].mjs", chunkFileNames: "[name]-[hash].mjs" },
     },
   },

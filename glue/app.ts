@@ -1,5 +1,6 @@
 // Assembles one atrium process from a validated config: connectors, catalog, result stash,
-// host state, pins, meta-tools and the MCP server. Used by `serve`, `doctor` and the tests. `activity`
+// host state, pins, meta-tools, the MCP server and the semantic search layer (started by
+// `serve` once it serves). Used by `serve`, `doctor` and the tests. `activity`
 // is where events go (serve passes the activity log when atrium.log.enabled; others, nowhere):
 // the meta-tools, invoke.ts and the approvals get it through the tool context, connector state
 // changes reach it through the registry's change signal, config reloads through the watcher, and
@@ -33,6 +34,8 @@ import type { SandboxPool } from "./sandbox/pool.js";
 import { startSandboxPool } from "./sandbox/start-pool.js";
 import { noActivity, type ActivitySink } from "./activity/events.js";
 import { watchConnectors } from "./activity/connector-watch.js";
+import { SemanticIndex } from "./embeddings/semantic-index.js";
+import { toolText } from "./embeddings/tool-text.js";
 
 import { PinService } from "./pins/service.js";
 import { PinFile } from "./pins/pin-file.js";
@@ -68,11 +71,14 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const authorizer = new Authorizer(ports, tokenStore());
   const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
   const appResources = new AppResources({ core: c, catalog });
-  const deps = { version, tools, host, context: { core: c, catalog, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources };
+  // Sentence embeddings for search: nothing loads until serve calls semantic.start(), after it serves.
+  const semantic = new SemanticIndex(config.search, { entries: () => catalog.entries().map(toolText) });
+  registry.onChange(() => semantic.catalogChanged());
+  const deps = { version, tools, host, context: { core: c, catalog, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
   const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); live.onReload?.(o); } }, c, running, registry);
-  return { config, running, registry, catalog, stash, host, serverFor, tools, pool, reload, pins };
+  return { config, running, registry, catalog, stash, host, serverFor, tools, pool, reload, pins, semantic };
 }
 
 /** Watches the config file; each settled edit is judged and applied or refused (config/reload.ts), and written where doctor reads it. */

@@ -103,6 +103,15 @@ describe("answers when nothing matches", () => {
     expect(found.hint!.message).toContain("queries");
   });
 
+  it("a first page of weak results only comes with the hint too, saying every result is weak; a strong result comes without", () => {
+    // A tool only the semantic layer found, with modest evidence: a candidate, but weak.
+    const found = findTools(catalog, { query: "zzyzx qwerty" }, new Map([["time.get_timestamp", 0.5]]));
+    expect(found.results.map((r) => [r.address, r.weak])).toEqual([["time.get_timestamp", true]]);
+    expect(found.hint!.message).toContain("every result is weak");
+    expect(found.hint!.connectors).toEqual(catalog.connectorIds());
+    expect(find("create_issue").hint).toBeUndefined();
+  });
+
   it("unknown connector filter names the known ones", () => {
     let thrown: unknown;
     try {
@@ -144,9 +153,9 @@ describe("bad input answers cleanly", () => {
   });
 });
 
-describe("the seam for another score source", () => {
-  it("fuse blends an extra 0-1 score in with extraWeight; no extra score counts 0", () => {
-    const w = SEARCH_TUNING.extraWeight;
+describe("the one fusion of lexical and semantic scores", () => {
+  it("fuse blends semantic evidence (0-1) in with semanticWeight; no evidence counts 0", () => {
+    const w = SEARCH_TUNING.semanticWeight;
     expect(fuse(0.8, 1)).toBeCloseTo((1 - w) * 0.8 + w);
     expect(fuse(0.8, undefined)).toBeCloseTo((1 - w) * 0.8);
   });
@@ -157,5 +166,13 @@ describe("the seam for another score source", () => {
     const lifted = findTools(catalog, { query: "chargeback" }, new Map([["time.get_timestamp", 1], ["stripe.list_disputes", 1]]));
     expect(lifted.results.map((r) => r.address)).toContain("time.get_timestamp");
     expect(lifted.results[0]!.address).toBe("stripe.list_disputes");
+    expect(lifted.ranking).toBe("hybrid");
+    expect(plain.ranking).toBe("lexical");
+  });
+
+  it("a tool with evidence below semanticCandidateFloor and no shared word is no candidate: a query no tool answers stays empty", () => {
+    const below = SEARCH_TUNING.semanticCandidateFloor / 2;
+    const found = findTools(catalog, { query: "chargeback" }, new Map([["time.get_timestamp", below]]));
+    expect(found.results.map((r) => r.address)).not.toContain("time.get_timestamp");
   });
 });

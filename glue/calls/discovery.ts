@@ -1,7 +1,8 @@
 // The one discovery service behind `search_tools`, a program's `atrium.search` and
-// `atrium.describe`: the same ranking, the same row shape, and the same list of connectors
-// whose tools are missing (and why), whichever path asks. A quarantined tool (spec/pins.md) is
-// listed with why and the command that reviews it, its own text withheld.
+// `atrium.describe`: the same ranking (lexical, or hybrid once the semantic layer's vectors are
+// ready), the same row shape, and the same list of connectors whose tools are missing (and why),
+// whichever path asks. A quarantined tool (spec/pins.md) is listed with why and the command that
+// reviews it, its own text withheld.
 import type { Catalog } from "../catalog/catalog.js";
 import { searchIndex, type ExtraScores, type SearchQuery } from "../catalog/search-index.js";
 import { AtriumError } from "../support/errors.js";
@@ -9,6 +10,8 @@ import { shortDescription } from "../catalog/describe.js";
 import { compactSchema } from "../catalog/compact-schema.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import type { NextAction } from "../support/errors.js";
+import { SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
+import { semanticEvidence } from "../embeddings/evidence.js";
 import { pinReasonText, quarantinedDescription } from "../decisions/messages.js";
 
 /** A tool no path may call until the operator accepts its change (spec/pins.md): why, and the command. */
@@ -17,9 +20,23 @@ const quarantinedOf = (entry: CatalogEntry): Quarantined | undefined =>
   entry.pin?.quarantined && { reason: pinReasonText[entry.pin.quarantined.reason], change: entry.pin.quarantined.change, review: `atrium pins accept ${entry.connectorId} ${entry.name}` };
 
 interface Unavailable { connector: string; state: string; problem: string; nextAction?: NextAction }
-/** What to try when a search found nothing. */
+/** What to try when a search found nothing, or only weak matches. */
 interface Hint { message: string; connectors: string[] }
+/**
+ * The semantic layer as search asks it (embeddings/semantic-index.ts): address → cosine with the
+ * nearest phrasing, undefined at once while its vectors are not ready, and a promise that answers
+ * undefined when it cannot answer in time. Never rejects.
+ */
+export interface SemanticSource {
+  scores(queries: readonly string[]): Promise<ReadonlyMap<string, number> | undefined> | undefined;
+}
+
+/** Which ranking produced an answer: words alone, or words fused with the semantic layer's evidence. */
+type Ranking = "lexical" | "hybrid";
+
 export interface Found {
+  /** "hybrid" when the semantic layer scored this search; "lexical" when it was off, not ready or late. */
+  ranking: Ranking;
   total: number;
   results: { address: string; description: string; safety: CatalogEntry["safety"]; reason?: string; quarantined?: Quarantined; score: number; weak?: true; inputSchema?: unknown }[];
   unavailable?: Unavailable[];
@@ -40,8 +57,10 @@ export function findTools(catalog: Catalog, q: SearchQuery & { schemas?: boolean
     });
   }
   const { total, rows } = searchIndex(catalog.index(), q, extra);
+  const ranking: Ranking = extra ? "hybrid" : "lexical";
   const missing = catalog.missing().filter((m) => !q.connector || m.connector === q.connector);
   return {
+    ranking,
     total,
     results: rows.map(({ entry, score, weak }) => ({
       address: entry.address,
@@ -54,14 +73,29 @@ export function findTools(catalog: Catalog, q: SearchQuery & { schemas?: boolean
       ...(q.schemas && { inputSchema: compactSchema(entry.inputSchema) }),
     })),
     ...(missing.length > 0 && { unavailable: missing.map((m) => ({ connector: m.connector, state: m.state, problem: m.problem, ...(m.nextAction && { nextAction: m.nextAction }) })) }),
-    ...(total === 0 && { hint: hintFor(catalog, q, missing.length > 0) }),
+    ...((total === 0 || (allWeak(rows) && !q.offset)) && { hint: hintFor(catalog, q, missing.length > 0, total > 0) }),
   };
 }
 
-function hintFor(catalog: Catalog, q: SearchQuery, someUnavailable: boolean): Hint {
+/**
+ * findTools with the semantic layer: the search's phrasings are scored by meaning when its vectors
+ * are ready (waiting at most EMBED_QUERY_WAIT_MS, inside the layer), and fused with the lexical
+ * ranking; otherwise, or when it is late, the answer is lexical at once.
+ */
+export async function searchCatalog(catalog: Catalog, semantic: SemanticSource | undefined, q: SearchQuery & { schemas?: boolean }): Promise<Found> {
+  const phrasings = [q.query, ...(Array.isArray(q.queries) ? q.queries : [])].filter((p) => typeof p === "string" && p.trim() !== "").slice(0, SEARCH_PHRASINGS_MAX);
+  const pending = phrasings.length > 0 ? semantic?.scores(phrasings) : undefined;
+  const cosines = pending ? await pending : undefined;
+  return findTools(catalog, q, cosines ? semanticEvidence(cosines) : undefined);
+}
+
+/** A first page with results, every one of them weak: as good as nothing found (the hint says so). */
+const allWeak = (rows: readonly { weak: boolean }[]): boolean => rows.length > 0 && rows.every((r) => r.weak);
+
+function hintFor(catalog: Catalog, q: SearchQuery, someUnavailable: boolean, onlyWeak: boolean): Hint {
   const connectors = catalog.connectorIds();
   const scope = q.connector ? `connector ${q.connector}` : connectors.length > 0 ? "any connector" : "the catalog (no connector is configured)";
-  const parts = [`No tool in ${scope} matched.`, "Try the words a tool's name would use (create, list, get, search, update, delete and the thing), or pass two or three phrasings in `queries`;", "an empty query lists every tool."];
+  const parts = [onlyWeak ? `No tool in ${scope} matched well: every result is weak, probably not what was asked for.` : `No tool in ${scope} matched.`, "Try the words a tool's name would use (create, list, get, search, update, delete and the thing), or pass two or three phrasings in `queries`;", "an empty query lists every tool."];
   if (q.safety && q.safety !== "any") parts.push(`Only ${q.safety} tools were searched.`);
   if (someUnavailable) parts.push("Some connectors are unavailable: their tools are missing (see `unavailable`).");
   return { message: parts.join(" "), connectors };

@@ -26,9 +26,9 @@ interface SearchRow {
 }
 
 /**
- * Scores from another source, such as the semantic layer: tool address → similarity in 0–1.
- * fuse() blends them into the lexical score with search-tuning.ts `extraWeight`; a tool that only
- * this source found becomes a candidate too.
+ * Scores from another source, the semantic layer: tool address → evidence in 0–1. fuse() blends
+ * them into the lexical score with search-tuning.ts `semanticWeight`; a tool that only this source
+ * found becomes a candidate when its evidence reaches `semanticCandidateFloor`.
  */
 export type ExtraScores = ReadonlyMap<string, number>;
 
@@ -258,12 +258,12 @@ const exactKey = (query: string): string => query.trim().replace(/^["'`]+|["'`]+
 interface Ranked { docs: Int32Array; scores: Float64Array }
 
 /**
- * The fusion seam: a doc's lexical value (its score relative to what the query could reach, not
- * clipped) blended with an extra score in 0–1, weighted by `extraWeight`. With no extra score for
- * the doc the extra part counts 0, so a source that scores nothing leaves the order as it was.
+ * The one fusion of lexical and semantic scores: a doc's lexical value (its score relative to what
+ * the query could reach, not clipped) blended with its semantic evidence in 0–1, weighted by
+ * `semanticWeight`. With no evidence for the doc the semantic part counts 0.
  */
 export function fuse(lexical: number, extra: number | undefined): number {
-  return (1 - T.extraWeight) * lexical + T.extraWeight * (extra ?? 0);
+  return (1 - T.semanticWeight) * lexical + T.semanticWeight * (extra ?? 0);
 }
 
 /** Rank one phrasing. `passes` filters by connector and safety. */
@@ -353,7 +353,7 @@ function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => 
     for (const d of exact) touch(d);
     for (const d of prefixed) touch(d);
     if (extra) {
-      for (const address of extra.keys()) for (const d of index.byAddress.get(address.toLowerCase()) ?? []) touch(d);
+      for (const [address, e] of extra) if (e >= T.semanticCandidateFloor) for (const d of index.byAddress.get(address.toLowerCase()) ?? []) touch(d);
     }
     keys = new Float64Array(touchedCount);
     for (let i = 0; i < touchedCount; i++) {

@@ -16,6 +16,7 @@ import { oauthOffered } from "../auth/offered.js";
 import { loginWords } from "./auth.js";
 import { reloadLines } from "./doctor-reload.js";
 import { whereOf } from "../pins/pin-file.js";
+import { semanticReport } from "../embeddings/doctor-line.js";
 
 type App = ReturnType<typeof createApp>;
 type Connector = App["registry"]["connectors"][number];
@@ -44,10 +45,11 @@ export async function doctor(config: AtriumConfig, source: string, version: stri
     }
   }
   await app.registry.stopAll();
+  const search = await semanticReport(config.search);
   const enabled = config.connectors.filter((c) => !c.disabled).length;
-  out.push(...(config.connectors.length ? [""] : []), ...summary(source, config.connectors.length, enabled, failed, warned));
+  out.push(...(config.connectors.length ? [""] : []), ...search.lines, ...summary(source, config.connectors.length, enabled, failed, warned));
   process.stdout.write(out.join("\n") + "\n");
-  return enabled > 0 && failed === 0 && warned === 0 ? 0 : 1;
+  return enabled > 0 && failed === 0 && warned === 0 && !search.problem ? 0 : 1;
 }
 
 /** The lines under a ready connector, and how many of them are problems (the connector then shows `warn`). */

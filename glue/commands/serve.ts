@@ -50,6 +50,7 @@ export async function serve(config: AtriumConfig, source: string, version: strin
   for (const era of ["legacy", "modern"] as const) app.serverFor(revisionOf(era)); // registers each revision's methods for the guard
   const transport = new BoundedStdioTransport({ serves: AtriumServer.serves, onClosed: () => void stop(0) });
   serveStdio((ctx) => app.serverFor(revisionOf(ctx.era)), { transport, legacy: "serve", onerror: () => {} });
+  app.semantic.start(); // after serving: the model loads in its worker, search is lexical until it is ready
   if (process.stderr.isTTY) started.then(() => process.stderr.write(banner(app, source, version)));
 }
 

@@ -92,6 +92,22 @@ export interface LogConfig {
   enabled: boolean;
 }
 
+/** The API an embedding endpoint speaks (glue/embeddings/endpoint.ts). */
+export const EMBED_APIS = ["ollama", "openai"] as const;
+export type EmbedApi = (typeof EMBED_APIS)[number];
+/** atrium.search.embedder: an operator's embedding endpoint, used instead of the bundled model. */
+export interface EmbedderConfig {
+  url: string;
+  model: string;
+  api: EmbedApi;
+  headers: Record<string, string>;
+}
+/** atrium.search: whether search adds sentence embeddings to its ranking, and from which model. */
+export interface SearchConfig {
+  semantic: boolean;
+  embedder: EmbedderConfig | null;
+}
+
 /** Atrium-wide connector lifecycle settings (atrium.connectors). */
 export interface LifecycleConfig {
   startTimeoutMs: number;
@@ -107,6 +123,7 @@ export interface AtriumConfig {
   views: ViewsConfig;
   results: ResultsConfig;
   log: LogConfig;
+  search: SearchConfig;
   warnings: ConfigError[];
 }
 
@@ -117,7 +134,7 @@ export type ValidationResult =
 // ---- key tables -------------------------------------------------------------------------
 
 export const TOP_KEYS = ["mcpServers", "atrium"] as const;
-export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors", "log"] as const;
+export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors", "log", "search"] as const;
 
 /** Lowercase so an id reads the same in every address "<id>.<tool>". */
 export const CONNECTOR_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${CONNECTOR_ID_CHARS_MAX - 1}}$`);
@@ -169,6 +186,8 @@ export const SANDBOX_LIMITS = {
 export const SANDBOX_KEYS = Object.keys(SANDBOX_LIMITS);
 
 export const VIEWS_KEYS = ["delivery", "fileFallback", "directory"] as const;
+export const SEARCH_KEYS = ["semantic", "embedder"] as const;
+export const EMBEDDER_KEYS = ["url", "model", "api", "headers"] as const;
 
 export const LOG_KEYS = ["enabled"] as const;
 

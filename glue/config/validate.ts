@@ -5,9 +5,9 @@
 import type { Core } from "../decisions/core.js";
 import { Budget, CONFIG_KEY_SUGGEST_EDITS, CONNECTOR_ID_CHARS_MAX, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 import {
-  ATRIUM_KEYS, CONNECTOR_ID, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, PROTOCOL_SETTINGS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
+  ATRIUM_KEYS, CONNECTOR_ID, EMBED_APIS, EMBEDDER_KEYS, SEARCH_KEYS, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, PROTOCOL_SETTINGS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
   OAUTH_KEYS, STDIO_KEYS, LOG_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
-  type AtriumConfig, type ConfigError, type ConnectorConfig, type LifecycleConfig, type LogConfig, type OAuthSettings, type ProtocolSetting, type ResultsConfig, type SandboxConfig, type ValidationResult, type ViewsConfig,
+  type AtriumConfig, type ConfigError, type ConnectorConfig, type LifecycleConfig, type LogConfig, type OAuthSettings, type ProtocolSetting, type EmbedApi, type ResultsConfig, type SandboxConfig, type SearchConfig, type ValidationResult, type ViewsConfig,
 } from "./schema.js";
 import { isJsonObject } from "../support/json-object.js";
 import { notLoopback } from "../auth/loopback.js";
@@ -68,13 +68,14 @@ function root(ctx: Ctx, raw: unknown): AtriumConfig | undefined {
   const results: ResultsConfig = limits(ctx, "atrium.results", section(ctx, "atrium.results", own(atrium, "results"), Object.keys(RESULTS_LIMITS)), RESULTS_LIMITS);
   const log: LogConfig = { enabled: bool(ctx, "atrium.log.enabled", own(section(ctx, "atrium.log", own(atrium, "log"), LOG_KEYS), "enabled"), true) };
   const lifecycle: LifecycleConfig = limits(ctx, "atrium.connectors", section(ctx, "atrium.connectors", own(atrium, "connectors"), Object.keys(LIFECYCLE_LIMITS)), LIFECYCLE_LIMITS);
+  const search = searchOf(ctx, section(ctx, "atrium.search", own(atrium, "search"), SEARCH_KEYS));
 
   // A connector without its own cap or start deadline inherits the atrium-wide one.
   for (const c of connectors) {
     c.maxResultBytes ??= results.directResultBytes;
     c.startTimeoutMs ??= lifecycle.startTimeoutMs;
   }
-  return { connectors: connectors as ConnectorConfig[], lifecycle, sandbox, views, results, log, warnings: ctx.warnings };
+  return { connectors: connectors as ConnectorConfig[], lifecycle, sandbox, views, results, log, search, warnings: ctx.warnings };
 }
 
 function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfig> {
@@ -188,6 +189,31 @@ function viewsOf(ctx: Ctx, block: Obj): ViewsConfig {
     directory: dir === null ? null : (text(ctx, "atrium.views.directory", dir) ?? null),
   };
 }
+
+/** atrium.search: semantic on by default; an embedder needs a URL and a model, its API is read from the path when not given. */
+function searchOf(ctx: Ctx, block: Obj): SearchConfig {
+  const semantic = bool(ctx, "atrium.search.semantic", own(block, "semantic"), true);
+  const raw = own(block, "embedder");
+  if (raw === undefined || raw === null) return { semantic, embedder: null };
+  const path = "atrium.search.embedder";
+  const e = section(ctx, path, raw, EMBEDDER_KEYS);
+  if (!isJsonObject(raw)) return { semantic, embedder: null };
+  const url = httpUrl(ctx, `${path}.url`, own(e, "url"));
+  const model = text(ctx, `${path}.model`, own(e, "model"));
+  if (own(e, "url") === undefined) fail(ctx, `${path}.url`, `missing: the endpoint atrium POSTs texts to, e.g. "http://localhost:11434/api/embed" (Ollama) or "http://localhost:8080/v1/embeddings" (OpenAI-compatible)`);
+  if (own(e, "model") === undefined) fail(ctx, `${path}.model`, `missing: the model name the endpoint serves`);
+  const a = own(e, "api");
+  let api: EmbedApi = url ? apiOf(url) : "openai";
+  if (a !== undefined) {
+    if (typeof a === "string" && (EMBED_APIS as readonly string[]).includes(a)) api = a as EmbedApi;
+    else fail(ctx, `${path}.api`, typeof a === "string" ? `must be one of ${EMBED_APIS.map((x) => `"${x}"`).join(", ")}, got ${show(a, ctx)}` : expected("a string", a));
+  }
+  const headers = map(ctx, `${path}.headers`, own(e, "headers"), headerName, (p, v) => headerValue(ctx, p, v));
+  return { semantic, embedder: url && model ? { url, model, api, headers } : null };
+}
+
+/** The API an endpoint speaks when the config does not say: Ollama's path (…/api/embed), else OpenAI's shape. */
+const apiOf = (url: string): EmbedApi => (new URL(url).pathname.replace(/\/+$/, "").endsWith("/api/embed") ? "ollama" : "openai");
 
 // ---- numbers: the core judges, the message states the range it accepts ------------------
 

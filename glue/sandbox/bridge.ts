@@ -16,7 +16,7 @@ import type { BudgetName } from "../decisions/generated/spec.js";
 import { APPROVAL_REASON_CHARS_MAX, Budget, SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
 import type { RunApprovals } from "../calls/approvals.js";
 import type { ActivitySink } from "../activity/events.js";
-import { describeTool, findTools } from "../calls/discovery.js";
+import { describeTool, searchCatalog, type SemanticSource } from "../calls/discovery.js";
 import { invoke } from "../calls/invoke.js";
 import { downstreamValue } from "../results/unwrap.js";
 import { AtriumError, asAtriumError } from "../support/errors.js";
@@ -80,7 +80,7 @@ export class RunBridge implements HostSide {
   private readonly budget: RunBudget;
 
   constructor(
-    private readonly deps: { core: Core; catalog: Catalog; activity?: ActivitySink },
+    private readonly deps: { core: Core; catalog: Catalog; activity?: ActivitySink; semantic?: SemanticSource },
     private readonly limits: BridgeLimits,
     private readonly onProgress?: (completed: number) => void,
     /** The run's approvals; without them a call to a tool that may write is refused as before. */
@@ -159,14 +159,14 @@ export class RunBridge implements HostSide {
         }
         if (!list && typeof p.query !== "string") throw new AtriumError("invalid_args", "atrium.search(query): query must be a string or an array of phrasings");
         const o = isJsonObject(p.options) ? p.options : {};
-        return findTools(this.deps.catalog, {
+        return searchCatalog(this.deps.catalog, this.deps.semantic, {
           query: list ? "" : (p.query as string),
           ...(list && { queries: list as string[] }),
           connector: typeof o.connector === "string" ? o.connector : undefined,
           safety: o.safety === "read_only" || o.safety === "approval" ? o.safety : "any",
           limit: typeof o.limit === "number" ? o.limit : undefined,
           offset: typeof o.offset === "number" ? o.offset : undefined,
-        });
+        }).then((found) => new Measured<HostOps["search"]["result"]>(JSON.stringify(found)));
       },
     },
     describe: {

@@ -13,3 +13,5 @@ export const demoServerPath = [join(packageRoot, "dist/bundle/demo-server.mjs"),
 export const sandboxWorkerPath = [join(packageRoot, "dist/bundle/sandbox-worker.mjs"), join(packageRoot, "dist/glue/sandbox/worker.js")].find(existsSync) ?? join(packageRoot, "dist/glue/sandbox/worker.js");
 /** QuickJS's release-sync wasm, found by Node's resolution from quickjs-emscripten (nested or hoisted install). */
 export const quickjsWasmPath = createRequire(createRequire(join(packageRoot, "package.json")).resolve("quickjs-emscripten")).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
+/** The embedding worker entry (glue/embeddings/worker.ts): bundled when built, else the tsc output. */
+export const embedWorkerPath = [join(packageRoot, "dist/bundle/embed-worker.mjs"), join(packageRoot, "dist/glue/embeddings/worker.js")].find(existsSync) ?? join(packageRoot, "dist/glue/embeddings/worker.js");

@@ -905,6 +905,28 @@ export const DEMO_DESK_PAGE_DEFAULT = 10;
 export const DEMO_DESK_PAGE_MAX = 50;
 /** 500 characters: The demo desk's close_incident resolution note */
 export const DEMO_DESK_RESOLUTION_CHARS_MAX = 500;
+/** 10000 ms: Deadline of one request to an embedding endpoint (a batch of tool texts, or the first probe); an endpoint that misses it is dropped for the bundled model */
+export const EMBED_ENDPOINT_MS = 10000;
+/** 2000 ms: Longest a search waits for its phrasings' vectors; past it that search is ranked lexically (and an endpoint still silent is dropped) */
+export const EMBED_QUERY_WAIT_MS = 2000;
+/** 16777216 bytes: One embedding endpoint's answer, read before it is parsed: a batch of vectors of the largest accepted width fits with room */
+export const EMBED_RESPONSE_BYTES_MAX = 16777216;
+/** 8192 dimensions: Widest vector accepted from an endpoint; common embedding models give 384 to 4,096 */
+export const EMBED_DIMS_MAX = 8192;
+/** 16 texts: Tool texts sent in one embed call, so a query waits for at most one short batch */
+export const EMBED_BATCH_TEXTS = 16;
+/** 1000 characters: Leading part of a tool's name, title and description that is embedded; the meaning sits at the start and the cost grows with length */
+export const EMBED_TOOL_TEXT_CHARS = 1000;
+/** 512 characters: Leading part of one search phrasing that is embedded */
+export const EMBED_QUERY_CHARS_MAX = 512;
+/** 8 phrasings: Phrasings of one search that are embedded; the rest are ranked lexically only */
+export const EMBED_QUERIES_MAX = 8;
+/** 20000 tools: Tools that get a vector; past it the rest are ranked lexically only */
+export const EMBED_TOOLS_MAX = 20000;
+/** 67108864 bytes: Tool vectors kept on disk for one model (the least recently seen go first); 512-wide vectors of 30,000 tools fit */
+export const EMBED_CACHE_BYTES_MAX = 67108864;
+/** 512 MiB: V8 heap of the embedding worker (the model's weights live in wasm memory beside it) */
+export const EMBED_WORKER_OLD_GENERATION_MB = 512;
 
 /** The bounds the view shell reads: glue/build/view-shell.ts injects this object into the shell document. */
 export const SHELL_BOUNDS = {

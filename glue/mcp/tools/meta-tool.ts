@@ -12,6 +12,7 @@ import type { QuestionChannel } from "../../calls/approvals.js";
 import type { Authorizer } from "../../auth/authorizer.js";
 import type { ElicitationSupport, Revision } from "../../decisions/generated/spec.js";
 import type { ActivitySink } from "../../activity/events.js";
+import type { SemanticSource } from "../../calls/discovery.js";
 
 /**
  * Elicitation toward the host of this request: the facts the core judges it by (spec/oauth.md O6:
@@ -31,6 +32,8 @@ interface ElicitPort {
 export interface ToolContext {
   core: Core;
   catalog: Catalog;
+  /** The semantic layer search fuses with its lexical ranking once its vectors are ready. */
+  semantic: SemanticSource;
   stash: ResultStash;
   /** View payloads kept for the app-only get_view tool (bounded in time and bytes). */
   viewStore: ResultStash;

@@ -1,11 +1,11 @@
-// search_tools: one ranked list across every connector, best match first; paging continues
-// that order. Several phrasings (`queries`) are ranked each and fused. Connectors whose tools are
+// search_tools: one ranked list across every connector, best match first (lexical, or hybrid once
+// the semantic layer is ready; the answer says which); paging continues that order. Several phrasings (`queries`) are ranked each and fused. Connectors whose tools are
 // missing are named with the reason.
 import { z } from "zod";
 import { createHash } from "node:crypto";
 import { defineTool } from "./meta-tool.js";
 import { jsonResult } from "./tool-result.js";
-import { findTools } from "../../calls/discovery.js";
+import { searchCatalog } from "../../calls/discovery.js";
 import { AtriumError } from "../../support/errors.js";
 import { core } from "../../decisions/core.js";
 import { Budget, CONNECTOR_ID_CHARS_MAX, SEARCH_CURSOR_CHARS_MAX, SEARCH_CURSOR_KEY_CHARS, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX, SEARCH_PHRASINGS_MAX } from "../../decisions/generated/spec.js";
@@ -25,16 +25,20 @@ const input = z.object({
   schemas: z.boolean().default(false).describe("Add compact input schemas"),
 }).strict();
 
-/** A cursor is the offset, bound to the query and filters it was issued for. */
+/**
+ * A cursor is the offset, bound to the query and filters it was issued for, and the ranking that
+ * ordered its page: a page after a lexical one stays lexical, so the semantic layer becoming
+ * ready between two pages never reorders the list being paged.
+ */
 function queryKey(q: { query: string; queries?: string[]; connector?: string; safety: string }): string {
   return createHash("sha256").update(JSON.stringify([q.query, q.queries ?? [], q.connector ?? "", q.safety])).digest("base64url").slice(0, SEARCH_CURSOR_KEY_CHARS);
 }
-const CURSOR = new RegExp(`^(?<offset>\\d{1,9})\\.(?<key>[\\w-]{${SEARCH_CURSOR_KEY_CHARS}})$`);
-function readCursor(cursor: string | undefined, key: string): number {
-  if (cursor === undefined) return 0;
+const CURSOR = new RegExp(`^(?<offset>\\d{1,9})\\.(?<key>[\\w-]{${SEARCH_CURSOR_KEY_CHARS}})(?:\\.(?<ranking>lexical|hybrid))?$`);
+function readCursor(cursor: string | undefined, key: string): { offset: number; lexical: boolean } {
+  if (cursor === undefined) return { offset: 0, lexical: false };
   const m = CURSOR.exec(Buffer.from(cursor, "base64url").toString())?.groups;
   if (!m || m.key !== key) throw new AtriumError("invalid_args", "cursor does not belong to this query; start again without a cursor");
-  return Number(m.offset);
+  return { offset: Number(m.offset), lexical: m.ranking === "lexical" };
 }
 
 export const searchTools = defineTool({
@@ -42,16 +46,16 @@ export const searchTools = defineTool({
   title: "Search tools",
   description: "Find tools across every connected server: addresses (<connector>.<tool>) ranked best first with a 0-1 score, each read_only (call_tool, programs) or approval (call_destructive_tool). When your words may not be the tool's words, pass two or three phrasings in `queries` (e.g. \"folder\", \"directory\"). Results marked weak are likely not what you asked for.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  uses: ["catalog"] as const,
+  uses: ["catalog", "semantic"] as const,
   input,
   async run(args, ctx) {
     if ((args.query === "" ? 0 : 1) + (args.queries?.length ?? 0) > SEARCH_PHRASINGS_MAX) {
       throw new AtriumError("invalid_args", `query and queries together take at most ${SEARCH_PHRASINGS_MAX} phrasings`);
     }
     const key = queryKey(args);
-    const offset = readCursor(args.cursor, key);
-    const found = findTools(ctx.catalog, { query: args.query, queries: args.queries, connector: args.connector, safety: args.safety, offset, limit: args.limit, schemas: args.schemas });
+    const { offset, lexical } = readCursor(args.cursor, key);
+    const found = await searchCatalog(ctx.catalog, lexical ? undefined : ctx.semantic, { query: args.query, queries: args.queries, connector: args.connector, safety: args.safety, offset, limit: args.limit, schemas: args.schemas });
     const next = offset + found.results.length;
-    return jsonResult({ ...found, ...(next < found.total && { nextCursor: Buffer.from(`${next}.${key}`).toString("base64url") }) });
+    return jsonResult({ ...found, ...(next < found.total && { nextCursor: Buffer.from(`${next}.${key}.${found.ranking}`).toString("base64url") }) });
   },
 });

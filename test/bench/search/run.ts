@@ -1,7 +1,8 @@
 // `npm run bench:search`: how well atrium's search_tools ranking finds the right tool on the
 // captured catalogs of real MCP servers, and how fast it is at their real size and at 10,000
-// tools. Figures only; nothing here asserts. `--json` prints one JSON object instead of tables.
-// Every query goes through findTools, the one function behind search_tools and atrium.search.
+// tools, lexical only and hybrid (with the bundled model's semantic evidence). Figures only;
+// nothing here asserts. `--json` prints one JSON object instead of tables. Every query goes
+// through findTools, the one function behind search_tools and atrium.search.
 import { findTools } from "../../../glue/calls/discovery.js";
 import MiniSearch from "minisearch";
 import { buildSearchIndex, paramNames } from "../../../glue/catalog/search-index.js";
@@ -12,6 +13,13 @@ import { SEARCH_PAGE_DEFAULT } from "../../../glue/decisions/generated/spec.js";
 import type { Catalog } from "../../../glue/catalog/catalog.js";
 import { KINDS, SPLITS, loadCatalogs, loadQueries, sharedWords, toolsByAddress, type BenchQuery, type Kind } from "./data.js";
 import { buildCatalog, synthesize } from "./catalog.js";
+import { loadSemantic } from "./semantic-scores.js";
+import { semanticEvidence } from "../../../glue/embeddings/evidence.js";
+import type { ExtraScores } from "../../../glue/catalog/search-index.js";
+import { toolText } from "../../../glue/embeddings/tool-text.js";
+import { ToolVectors } from "../../../glue/embeddings/tool-vectors.js";
+import { VectorCache, vectorKey } from "../../../glue/embeddings/vector-cache.js";
+import type { Embedder } from "../../../glue/embeddings/embedder.js";
 
 const LARGE = 10_000;
 const SEED = 12;
@@ -24,8 +32,13 @@ const missSplit = process.argv.includes("--misses=tune") ? "tune" : "heldout";
 
 interface Outcome { q: BenchQuery; addresses: string[]; total: number; rank: number; weak: boolean[] } // rank -1: not in the first page
 
-function ask(catalog: Catalog, query: string) {
-  return findTools(catalog, { query, safety: "any", limit: SEARCH_PAGE_DEFAULT });
+function ask(catalog: Catalog, query: string, extra?: ExtraScores) {
+  return findTools(catalog, { query, safety: "any", limit: SEARCH_PAGE_DEFAULT }, extra);
+}
+
+/** A hybrid search as atrium runs it, minus the worker hop: the query's cosines, their evidence, the fused ranking. */
+async function askHybrid(catalog: Catalog, vectors: ToolVectors, query: string) {
+  return ask(catalog, query, semanticEvidence(await vectors.scores([query])));
 }
 
 // ---- MiniSearch, tried against the hand-written index -----------------------------------
@@ -75,9 +88,9 @@ function judgeMini(mini: ReturnType<typeof miniIndex>, queries: BenchQuery[]): O
   });
 }
 
-function judge(catalog: Catalog, queries: BenchQuery[]): Outcome[] {
+function judge(catalog: Catalog, queries: BenchQuery[], cosines?: Map<BenchQuery, Map<string, number>>): Outcome[] {
   return queries.map((q) => {
-    const found = ask(catalog, q.query);
+    const found = ask(catalog, q.query, cosines && semanticEvidence(cosines.get(q)!));
     const addresses = found.results.map((r) => r.address);
     return { q, addresses, total: found.total, rank: addresses.findIndex((a) => q.expect.includes(a)), weak: found.results.map((r) => r.weak === true) };
   });
@@ -131,6 +144,19 @@ function latency(catalog: Catalog, queries: BenchQuery[], rounds: number) {
   return { p50: quantile(samples, 0.5), p95: quantile(samples, 0.95), samples: samples.length };
 }
 
+async function latencyHybrid(catalog: Catalog, vectors: ToolVectors, queries: BenchQuery[], rounds: number) {
+  for (const q of queries) await askHybrid(catalog, vectors, q.query); // warm
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const q of queries) {
+      const t0 = process.hrtime.bigint();
+      await askHybrid(catalog, vectors, q.query);
+      samples.push(ms(t0));
+    }
+  }
+  return { p50: quantile(samples, 0.5), p95: quantile(samples, 0.95), samples: samples.length };
+}
+
 const gc = (globalThis as { gc?: () => void }).gc;
 const heapMb = () => {
   gc?.();
@@ -161,7 +187,17 @@ const real = buildCatalog(catalogs.map((c) => ({ id: c.server, tools: c.tools })
 const realTools = real.entries().length;
 
 const outcomes = judge(real, queries);
-const bySplit = Object.fromEntries([...SPLITS, "all"].map((s) => [s, quality(outcomes.filter((o) => s === "all" || o.q.split === s))]));
+const splitQuality = (os: Outcome[]) => Object.fromEntries([...SPLITS, "all"].map((s) => [s, quality(os.filter((o) => s === "all" || o.q.split === s))]));
+const bySplit = splitQuality(outcomes);
+
+// Hybrid: the bundled model in this process (tool vectors cached in the OS temp directory across runs).
+const rssBeforeModel = process.memoryUsage().rss / 2 ** 20;
+const semantic = await loadSemantic(real);
+const cosines = new Map<BenchQuery, Map<string, number>>();
+for (const q of queries) cosines.set(q, await semantic.vectors.scores([q.query]));
+const hybridOutcomes = judge(real, queries, cosines);
+const hybridBySplit = splitQuality(hybridOutcomes);
+const latencyHybridReal = await latencyHybrid(real, semantic.vectors, queries, ROUNDS_LARGE);
 
 const latencyReal = latency(real, queries, ROUNDS_REAL);
 const heapBefore = heapMb();
@@ -171,6 +207,23 @@ large.index();
 const heapAfter = heapMb();
 const largeTools = large.entries().length;
 const latencyLarge = latency(large, queries, ROUNDS_LARGE);
+// Hybrid at 10,000 tools: each copied tool gets the vector of the captured tool it copies (the
+// model would take 40–90 ms a tool to embed them; a perturbed name barely moves a vector), so
+// what is measured is the per-query cost that grows with the catalog: the query's embedding, the
+// cosine pass over 10,000 vectors, the evidence and the fused ranking.
+const realByAddress = new Map(real.entries().map((e) => [e.address, e]));
+const vectorOf = (address: string) => semantic.cache.get(vectorKey(semantic.model.id, toolText(realByAddress.get(address)!).text))!;
+const sourceOf = new Map<string, Float32Array>();
+for (const k of largeConnectors) {
+  const from = catalogs.find((c) => c.server === k.id.replace(/-r\d+$/, ""))!;
+  k.tools.forEach((t, i) => sourceOf.set(`${k.id}.${t.name}`, vectorOf(`${from.server}.${from.tools[i]!.name}`)));
+}
+const copiedTexts = new Map(large.entries().map((e) => [toolText(e).text, sourceOf.get(e.address)!]));
+const reuse: Embedder = { id: semantic.model.id, dims: semantic.model.dims, embed: (texts) => (copiedTexts.has(texts[0]!) ? Promise.resolve(texts.map((t) => copiedTexts.get(t)!)) : semantic.model.embed(texts)) };
+const largeVectors = new ToolVectors(reuse, new VectorCache(undefined, semantic.model.id, semantic.model.dims));
+await largeVectors.update(large.entries().map(toolText));
+const latencyHybridLarge = await latencyHybrid(large, largeVectors, queries, ROUNDS_LARGE);
+const rssHybridLarge = process.memoryUsage().rss / 2 ** 20;
 const classify: number[] = [];
 const index: number[] = [];
 for (let i = 0; i <= BUILDS; i++) {
@@ -205,21 +258,30 @@ for (let r = 0; r < ROUNDS_LARGE; r++) {
 }
 const miniSpeed = { p50: quantile(miniSamples, 0.5), p95: quantile(miniSamples, 0.95), buildMs: quantile(miniBuilds, 0.5) };
 
-const misses = outcomes
+const missesOf = (outcomes: Outcome[]) => outcomes
   .filter((o) => o.q.split === missSplit && (o.q.kind === "negative" ? o.total > 0 && !o.weak.every((w) => w) : o.rank !== 0))
   .map((o) => ({ id: o.q.id, kind: o.q.kind, query: o.q.query, first: o.addresses[0] ?? null, rank: o.rank >= 0 ? o.rank + 1 : null, expect: o.q.expect }));
+const misses = missesOf(outcomes);
+const hybridMisses = missesOf(hybridOutcomes);
 
 const report = {
   catalog: { servers: catalogs.length, tools: realTools, queries: queries.length },
   quality: bySplit,
+  hybridQuality: hybridBySplit,
   latency: {
     real: { tools: realTools, ...latencyReal },
     large: { tools: largeTools, connectors: largeConnectors.length, ...latencyLarge },
   },
+  hybrid: {
+    model: { id: semantic.model.id, dims: semantic.model.dims, loadMs: semantic.loadMs },
+    toolsEmbedded: { tools: realTools, embeddedNow: semantic.embedded, ms: semantic.embedMs },
+    latency: { real: { tools: realTools, ...latencyHybridReal }, large: { tools: largeTools, ...latencyHybridLarge } },
+    rssMb: { beforeModel: rssBeforeModel, afterLargeVectors: rssHybridLarge },
+  },
   build: { tools: largeTools, indexMs: quantile(index, 0.5), classifyMs: quantile(classify, 0.5), runs: BUILDS },
   heap: { gcExposed: gc !== undefined, beforeMb: heapBefore, afterLargeIndexMb: heapAfter, largeIndexMb: heapAfter - heapBefore },
   minisearch: { quality: miniBySplit, large: { tools: largeTools, ...miniSpeed } },
-  misses: { split: missSplit, list: misses },
+  misses: { split: missSplit, list: misses, hybrid: hybridMisses },
 };
 void large.version; // keep the large catalog alive until the heap was read
 
@@ -228,10 +290,10 @@ if (json) {
 } else {
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const cols = [...SPLITS, "all"] as const;
-  const row = (label: string, f: (q: Quality) => string) => `  ${label.padEnd(26)}${cols.map((c) => f(bySplit[c]!).padStart(12)).join("")}`;
+  const row = (label: string, f: (q: Quality) => string) => `  ${label.padEnd(26)}${cols.map((c) => f(bySplit[c]!).padStart(10)).join("")}   ${cols.map((c) => f(hybridBySplit[c]!).padStart(10)).join("")}`;
   const lines = [
-    `search_tools ranking, lexical only, on ${catalogs.length} captured MCP servers (${realTools} tools), ${queries.length} queries`,
-    `  ${"".padEnd(26)}${cols.map((c) => c.padStart(12)).join("")}`,
+    `search_tools ranking on ${catalogs.length} captured MCP servers (${realTools} tools), ${queries.length} queries: lexical only | hybrid (semantic weight ${T.semanticWeight}, ${semantic.model.id})`,
+    `  ${"".padEnd(26)}${cols.map((c) => c.padStart(10)).join("")}   ${cols.map((c) => c.padStart(10)).join("")}`,
     row("positive queries", (q) => String(q.positives)),
     row("top-1", (q) => pct(q.top1)),
     row("recall@3", (q) => pct(q.recall3)),
@@ -247,6 +309,10 @@ if (json) {
     `  query latency at ${realTools} tools        p50 ${latencyReal.p50.toFixed(3)} ms   p95 ${latencyReal.p95.toFixed(3)} ms   (${latencyReal.samples} queries)`,
     `  query latency at ${largeTools} tools      p50 ${latencyLarge.p50.toFixed(3)} ms   p95 ${latencyLarge.p95.toFixed(3)} ms   (${latencyLarge.samples} queries)`,
     `  index build at ${largeTools} tools        ${report.build.indexMs.toFixed(1)} ms, after ${report.build.classifyMs.toFixed(1)} ms classifying the tools (medians of ${BUILDS})`,
+    `  hybrid query at ${realTools} tools         p50 ${latencyHybridReal.p50.toFixed(3)} ms   p95 ${latencyHybridReal.p95.toFixed(3)} ms   (embed the query, cosines, evidence, fused ranking; in process, no worker hop)`,
+    `  hybrid query at ${largeTools} tools       p50 ${latencyHybridLarge.p50.toFixed(3)} ms   p95 ${latencyHybridLarge.p95.toFixed(3)} ms`,
+    `  model load ${semantic.loadMs.toFixed(0)} ms; ${realTools} tool vectors in ${semantic.embedMs.toFixed(0)} ms (${semantic.embedded} embedded now, the rest from the cache)`,
+    `  RSS ${rssBeforeModel.toFixed(0)} MB before the model, ${rssHybridLarge.toFixed(0)} MB with it and ${largeTools} tool vectors`,
     `  heap used after building at ${largeTools} tools   ${heapAfter.toFixed(1)} MB (${(heapAfter - heapBefore).toFixed(1)} MB for their listings, catalog and index)${gc ? "" : "  (run with --expose-gc for exact figures)"}`,
     "",
     `MiniSearch 7.2.0 on the same fields, tokenizer, stemmer, weights and lexicon (top-1 / recall@10 / MRR; negatives empty)`,
@@ -255,6 +321,9 @@ if (json) {
     "",
     `${missSplit} misses (${misses.length}): query → what came first → expected`,
     ...misses.map((m) => `  ${m.id} [${m.kind}] "${m.query}" → ${m.first ?? "(nothing)"}${m.rank ? ` (expected at ${m.rank})` : ""} → ${m.expect.length ? m.expect.join(" | ") : "(nothing: a negative)"}`),
+    "",
+    `${missSplit} misses, hybrid (${hybridMisses.length})`,
+    ...hybridMisses.map((m) => `  ${m.id} [${m.kind}] "${m.query}" → ${m.first ?? "(nothing)"}${m.rank ? ` (expected at ${m.rank})` : ""} → ${m.expect.length ? m.expect.join(" | ") : "(nothing: a negative)"}`),
   ];
   console.log(lines.join("\n"));
 }
