@@ -82,6 +82,15 @@ describe("effectiveConfig", () => {
     expect(restartNeeded.sort()).toEqual(["atrium.results.stashBytes", "atrium.sandbox.workers"]);
     expect(effectiveConfig(running, config({ mcpServers: {} })).restartNeeded).toEqual([]);
   });
+
+  it("keeps the search layer and the activity log as started (serve built them once) and names them", () => {
+    const running = config({ mcpServers: {} });
+    const next = config({ mcpServers: {}, atrium: { search: { semantic: false }, log: { enabled: false } } });
+    const { config: applied, restartNeeded } = effectiveConfig(running, next);
+    expect(applied.search).toEqual(running.search);
+    expect(applied.log).toEqual(running.log);
+    expect(restartNeeded.sort()).toEqual(["atrium.log", "atrium.search"]);
+  });
 });
 
 describe("ConfigReloader: one look at the edited file", () => {

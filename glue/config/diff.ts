@@ -41,15 +41,23 @@ export function diffConnectors(running: readonly ConnectorConfig[], next: readon
 
 /**
  * The config a reload applies: `next`, except the settings fixed for the life of the process
- * (they size what serve built at start), which keep their running values; `restartNeeded`
- * names each of them the file changed (`atrium.sandbox.workers`).
+ * (they size or start what serve built at start: the sandbox pool, the result stash, the
+ * semantic search layer, the activity log), which keep their running values; `restartNeeded`
+ * names each of them the file changed (`atrium.sandbox.workers`, `atrium.search`).
  */
 export function effectiveConfig(running: AtriumConfig, next: AtriumConfig): { config: AtriumConfig; restartNeeded: string[] } {
   const { workers, queue, heapBytes } = running.sandbox;
   const { stashTtlMs, stashBytes } = running.results;
-  const config: AtriumConfig = { ...next, sandbox: { ...next.sandbox, workers, queue, heapBytes }, results: { ...next.results, stashTtlMs, stashBytes } };
-  const fixed = { sandbox: { workers, queue, heapBytes }, results: { stashTtlMs, stashBytes } };
-  const restartNeeded = Object.entries(fixed).flatMap(([group, keys]) =>
-    Object.entries(keys).filter(([key, was]) => (next[group as keyof typeof fixed] as unknown as Record<string, number>)[key] !== was).map(([key]) => `atrium.${group}.${key}`));
+  const config: AtriumConfig = { ...next, sandbox: { ...next.sandbox, workers, queue, heapBytes }, results: { ...next.results, stashTtlMs, stashBytes }, search: running.search, log: running.log };
+  const fixed: [string, unknown, unknown][] = [
+    ["atrium.sandbox.workers", workers, next.sandbox.workers],
+    ["atrium.sandbox.queue", queue, next.sandbox.queue],
+    ["atrium.sandbox.heapBytes", heapBytes, next.sandbox.heapBytes],
+    ["atrium.results.stashTtlMs", stashTtlMs, next.results.stashTtlMs],
+    ["atrium.results.stashBytes", stashBytes, next.results.stashBytes],
+    ["atrium.search", running.search, next.search],
+    ["atrium.log", running.log, next.log],
+  ];
+  const restartNeeded = fixed.filter(([, was, now]) => JSON.stringify(was) !== JSON.stringify(now)).map(([path]) => path);
   return { config, restartNeeded };
 }
