@@ -1,6 +1,6 @@
 // Assembles one atrium process from a validated config: connectors, catalog, result stash,
 // host state, pins, meta-tools, the MCP server and the semantic search layer (started by
-// `serve` once it serves). Used by `serve`, `doctor` and the tests. `activity`
+// `serve` once it serves and the connectors' first starts settled). Used by `serve`, `doctor` and the tests. `activity`
 // is where events go (serve passes the activity log when atrium.log.enabled; others, nowhere):
 // the meta-tools, invoke.ts and the approvals get it through the tool context, connector state
 // changes reach it through the registry's change signal, config reloads through the watcher, and
@@ -71,7 +71,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const authorizer = new Authorizer(ports, tokenStore());
   const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
   const appResources = new AppResources({ core: c, catalog });
-  // Sentence embeddings for search: nothing loads until serve calls semantic.start(), after it serves.
+  // Sentence embeddings for search: nothing loads until serve calls semantic.start().
   const semantic = new SemanticIndex(config.search, { entries: () => catalog.entries().map(toolText) });
   registry.onChange(() => semantic.catalogChanged());
   const deps = { version, tools, host, context: { core: c, catalog, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources };

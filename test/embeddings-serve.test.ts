@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { atriumBin, demoServer, nodeServer, startAtrium, type Atrium } from "./harness/atrium-client.js";
 import { startStandIn, type StandIn } from "./harness/embed-endpoint.js";
 import { SemanticIndex } from "../glue/embeddings/semantic-index.js";
@@ -39,6 +40,26 @@ describe("semantic search in a running atrium", () => {
     standIn.release();
     await standIn.arrived(2); // then the catalog's tools are embedded
     expect(standIn.requests[1]!.input).toContain("list incidents (desk): List incidents. List incidents newest first, optionally filtered by status, service or severity, one page at a time.");
+  }, 60_000);
+
+  it("the embedder is not started while a connector's first start is still going: a cold start never shares the CPU with the model", async () => {
+    standIn = await startStandIn("ollama");
+    const dir = mkdtempSync(join(tmpdir(), "atrium-held-start-"));
+    const flag = join(dir, "go");
+    // A connector whose process waits for a file before it becomes the demo server.
+    const held = { command: process.execPath, args: ["--input-type=module", "-e", `import { existsSync } from "node:fs"; while (!existsSync(${JSON.stringify(flag)})) await new Promise((r) => setTimeout(r, 25)); await import(${JSON.stringify(pathToFileURL(demoServer).href)});`] };
+    try {
+      atrium = await startAtrium({ config: { mcpServers: { desk: held }, atrium: { search: { embedder: { url: standIn.url, model: "m" } } } }, waitForConnectors: false });
+      const first = await atrium.json("search_tools", { query: "incidents" });
+      expect(first.unavailable).toEqual([expect.objectContaining({ connector: "desk", state: "starting" })]);
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(standIn.requests).toEqual([]); // the connector is still starting: the embedder has not been started
+      writeFileSync(flag, "");
+      await standIn.arrived(1); // its first start settled: now the embedder starts (its probe)
+      expect(standIn.texts()).toContain("probe");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it("with atrium.search.semantic false, nothing is started: the endpoint never hears from atrium", async () => {

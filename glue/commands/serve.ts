@@ -50,7 +50,9 @@ export async function serve(config: AtriumConfig, source: string, version: strin
   for (const era of ["legacy", "modern"] as const) app.serverFor(revisionOf(era)); // registers each revision's methods for the guard
   const transport = new BoundedStdioTransport({ serves: AtriumServer.serves, onClosed: () => void stop(0) });
   serveStdio((ctx) => app.serverFor(revisionOf(ctx.era)), { transport, legacy: "serve", onerror: () => {} });
-  app.semantic.start(); // after serving: the model loads in its worker, search is lexical until it is ready
+  // The search model loads in its worker once every connector's first start has settled, so it
+  // never competes with a cold start for the CPU; search is lexical until its vectors are ready.
+  void started.then(() => app.semantic.start());
   if (process.stderr.isTTY) started.then(() => process.stderr.write(banner(app, source, version)));
 }
 
