@@ -32,7 +32,15 @@ export async function benchServer(): Promise<{ rows: Row[]; notes: string[] }> {
   notes.push(`tools/list: ${Buffer.byteLength(JSON.stringify(listed))} bytes for ${listed.tools.length} meta-tools`);
   await a.json("search_tools", { query: "" });
   rows.push(["call_tool round trip (demo get_incident)", await timed(200, () => a.call("call_tool", { address: "desk.get_incident", args: { id: "INC-1042" }, resultMode: "value" })), "ms"]);
-  rows.push(["search_tools round trip (demo catalog)", await timed(200, () => a.call("search_tools", { query: "service metrics" })), "ms"]);
+  // The same query, ranked by words alone and then by words and meaning once the bundled model's
+  // vectors are in (each answer says which: `ranking`).
+  const lexical = await startAtrium({ config: { ...demo, atrium: { search: { semantic: false } } } });
+  rows.push(["search_tools round trip (demo catalog, lexical)", await timed(200, () => lexical.call("search_tools", { query: "service metrics" })), "ms"]);
+  await lexical.close();
+  const until = Date.now() + 60_000;
+  while ((await a.json("search_tools", { query: "service metrics" })).ranking !== "hybrid" && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  const hybrid = (await a.json("search_tools", { query: "service metrics" })).ranking === "hybrid";
+  rows.push([`search_tools round trip (demo catalog, ${hybrid ? "hybrid" : "hybrid not ready in 60 s: lexical"})`, await timed(200, () => a.call("search_tools", { query: "service metrics" })), "ms"]);
   await a.close();
 
   const big = await startAtrium({ config: { mcpServers: { many: nodeServer(fixture("many-tools-server"), { env: { FIXTURE_TOOL_COUNT: "10000" } }) } } });
