@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import { startAtrium, fixture, nodeServer, programValue } from "./harness/atrium-client.js";
+import { waitFor as until } from "./harness/until.js";
 
 const SECRET = `sk-live-${Math.random().toString(36).slice(2)}-activity`;
 
@@ -22,13 +23,6 @@ function activity(state: string): { lines: Record<string, any>[]; text: string }
   return { lines: text.split("\n").filter(Boolean).map((l) => JSON.parse(l)), text };
 }
 
-async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe("the activity log of a whole session", () => {
   it("records every path and event kind, and none of the session's secrets", async () => {

@@ -15,10 +15,10 @@ import { ConnectorRegistry } from "../glue/connectors/registry.js";
 import { validateConfig } from "../glue/config/validate.js";
 import { core } from "../glue/decisions/core.js";
 import type { AtriumConfig } from "../glue/config/schema.js";
+import { waitFor as until } from "./harness/until.js";
 
 const run = promisify(execFile);
 const gate = (label: string, extra: Record<string, unknown> = {}) => nodeServer(fixture("gate-server"), { ...extra, args: [fixture("gate-server"), label] });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let open: Atrium[] = [];
 afterEach(async () => {
   await Promise.all(open.map((a) => a.close()));
@@ -35,14 +35,6 @@ const edit = (a: Atrium, config: unknown) => writeFileSync(configPath(a), typeof
 /** Addresses search_tools lists now (every connector's tools). */
 const addresses = async (a: Atrium): Promise<string[]> => ((await a.json("search_tools", { query: "", limit: 50 })).results ?? []).map((r: any) => r.address).sort();
 const whoami = async (a: Atrium, id: string) => (await a.call("call_tool", { address: `${id}.whoami`, args: {} })).structuredContent as any;
-async function until(check: () => Promise<boolean> | boolean, what: string, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await sleep(50);
-  }
-  throw new Error(`gave up waiting: ${what}`);
-}
 const refusedLines = (a: Atrium) => a.stderr().split("\n").filter((l) => l.includes("config reload refused"));
 const status = (a: Atrium) => JSON.parse(readFileSync(join(a.dir, "state", "reload-status.json"), "utf8"));
 const doctor = (a: Atrium) =>

@@ -12,9 +12,9 @@ import { tmpdir } from "node:os";
 import { McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { startAtrium, fixture, nodeServer, atriumBin, type Atrium } from "./harness/atrium-client.js";
 import { sendWeb, webRequest } from "./harness/web-http.js";
+import { eventually as until } from "./harness/until.js";
 
 const err = (r: any) => r.structuredContent?.error;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let open: Atrium[] = [];
 const start = async (config: unknown, waitForConnectors = false) => {
   const a = await startAtrium({ config, waitForConnectors });
@@ -26,14 +26,6 @@ afterEach(async () => {
   open = [];
 });
 const stateOf = async (a: Atrium, id: string) => (await a.json("search_tools", { query: "", limit: 1 })).unavailable?.find((u: any) => u.connector === id);
-async function until(check: () => Promise<boolean>, ms = 20_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await sleep(50);
-  }
-  return false;
-}
 
 /** A stateless Streamable HTTP MCP server on a fixed port (started when the test says). */
 async function remoteOn(port: number): Promise<Server> {

@@ -8,9 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "./browser/chromium.js";
-import { startAuthServer, type AuthServer } from "./harness/oauth-server.js";
-import { startProtectedMcp, type ProtectedMcp } from "./harness/protected-mcp.js";
+import { startOAuthRig, type OAuthRig } from "./harness/oauth-rig.js";
+import type { ProtectedMcp } from "./harness/protected-mcp.js";
 import { loginThroughAtrium } from "./harness/oauth-client.js";
 import { validateConfig } from "../glue/config/validate.js";
 import { core } from "../glue/decisions/core.js";
@@ -19,9 +18,9 @@ import { Authorizer, type ConnectorPort } from "../glue/auth/authorizer.js";
 import { TokenStore } from "../glue/auth/store.js";
 import { TokenFile } from "../glue/auth/file-store.js";
 
-let as: AuthServer;
 let mcp: ProtectedMcp;
 let browser: Browser;
+let rig: OAuthRig | undefined;
 let dir: string;
 const saved = { state: process.env.ATRIUM_STATE_DIR, keyring: process.env.ATRIUM_KEYRING };
 
@@ -30,16 +29,12 @@ beforeAll(async () => {
   // The connectors' transports use the process's store: point it at this test's folder, file only.
   process.env.ATRIUM_STATE_DIR = join(dir, "state");
   process.env.ATRIUM_KEYRING = "off";
-  browser = await launchChromium();
-  as = await startAuthServer({ accessTokenTtl: 60 });
-  mcp = await startProtectedMcp({ issuer: as.issuer });
-  as.resource = mcp.url;
+  rig = await startOAuthRig({ accessTokenTtl: 60 });
+  ({ mcp, browser } = rig);
 });
 
 afterAll(async () => {
-  await mcp?.close();
-  await as?.close();
-  await browser?.close();
+  await rig?.close();
   rmSync(dir, { recursive: true, force: true });
   process.env.ATRIUM_STATE_DIR = saved.state;
   process.env.ATRIUM_KEYRING = saved.keyring;

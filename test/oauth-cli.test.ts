@@ -9,32 +9,29 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "./browser/chromium.js";
-import { startAuthServer, type AuthServer } from "./harness/oauth-server.js";
-import { startProtectedMcp, type ProtectedMcp } from "./harness/protected-mcp.js";
+import { startOAuthRig, type OAuthRig } from "./harness/oauth-rig.js";
+import type { AuthServer } from "./harness/oauth-server.js";
+import type { ProtectedMcp } from "./harness/protected-mcp.js";
 import { loginThroughAtrium } from "./harness/oauth-client.js";
 import { atriumBin, startAtrium } from "./harness/atrium-client.js";
 
 let as: AuthServer;
 let mcp: ProtectedMcp;
 let browser: Browser;
+let rig: OAuthRig | undefined;
 let dir: string;
 let configFile: string;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  as = await startAuthServer({ accessTokenTtl: 60 });
-  mcp = await startProtectedMcp({ issuer: as.issuer });
-  as.resource = mcp.url;
+  rig = await startOAuthRig({ accessTokenTtl: 60 });
+  ({ as, mcp, browser } = rig);
   dir = mkdtempSync(join(tmpdir(), "atrium-auth-cli-"));
   configFile = join(dir, "atrium.json");
   writeFileSync(configFile, JSON.stringify({ mcpServers: { prot: { url: mcp.url }, local: { command: process.execPath, args: ["-e", ""] } } }));
 });
 
 afterAll(async () => {
-  await mcp?.close();
-  await as?.close();
-  await browser?.close();
+  await rig?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "./browser/chromium.js";
+import { startOAuthRig, type OAuthRig } from "./harness/oauth-rig.js";
 import { startAuthServer, type AuthServer } from "./harness/oauth-server.js";
 import { startProtectedMcp, type ProtectedMcp } from "./harness/protected-mcp.js";
 import { loginThroughAtrium } from "./harness/oauth-client.js";
@@ -20,18 +20,15 @@ import { atriumBin, startAtrium, type Atrium } from "./harness/atrium-client.js"
 let as: AuthServer;
 let mcp: ProtectedMcp;
 let browser: Browser;
+let rig: OAuthRig | undefined;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  as = await startAuthServer({ accessTokenTtl: 60 });
-  mcp = await startProtectedMcp({ issuer: as.issuer });
-  as.resource = mcp.url;
+  rig = await startOAuthRig({ accessTokenTtl: 60 });
+  ({ as, mcp, browser } = rig);
 });
 
 afterAll(async () => {
-  await mcp?.close();
-  await as?.close();
-  await browser?.close();
+  await rig?.close();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

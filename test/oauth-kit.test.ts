@@ -6,30 +6,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, auth } from "@modelcontextprotocol/client";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "./browser/chromium.js";
-import { startAuthServer, type AuthServer } from "./harness/oauth-server.js";
-import { startProtectedMcp, type ProtectedMcp } from "./harness/protected-mcp.js";
+import { startOAuthRig, type OAuthRig } from "./harness/oauth-rig.js";
+import type { AuthServer } from "./harness/oauth-server.js";
+import type { ProtectedMcp } from "./harness/protected-mcp.js";
 import { MemoryOAuthProvider, loginInBrowser, startLoopbackReceiver, type LoopbackReceiver } from "./harness/oauth-client.js";
 
 let as: AuthServer;
 let mcp: ProtectedMcp;
 let browser: Browser;
+let rig: OAuthRig | undefined;
 let receiver: LoopbackReceiver;
 
 beforeAll(async () => {
-  browser = await launchChromium();
   // The MCP server names its AS in its metadata, and the AS binds tokens to the server's URL.
-  as = await startAuthServer({ accessTokenTtl: 60 });
-  mcp = await startProtectedMcp({ issuer: as.issuer });
-  as.resource = mcp.url;
+  rig = await startOAuthRig({ accessTokenTtl: 60 });
+  ({ as, mcp, browser } = rig);
   receiver = await startLoopbackReceiver();
 });
 
 afterAll(async () => {
-  await mcp?.close();
-  await as?.close();
   await receiver?.close();
-  await browser?.close();
+  await rig?.close();
 });
 
 function toolText(result: unknown): string {

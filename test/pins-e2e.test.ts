@@ -15,18 +15,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { atriumBin, fixture, repo, startAtrium, type Atrium } from "./harness/atrium-client.js";
+import { eventually as until } from "./harness/until.js";
 
 const run = promisify(execFile);
 const err = (r: any) => r.structuredContent?.error;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => Promise<boolean>, ms = 20_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await sleep(50);
-  }
-  return false;
-}
 
 let dir: string;
 let state: string;
