@@ -3,7 +3,7 @@
 // the result). invoke.ts runs each call inside one; a call whose address never resolved to a tool
 // is not a downstream call and is not recorded (its meta-tool event carries the outcome).
 import type { ActivitySink, CallPath } from "./events.js";
-import { outcomeOf } from "./events.js";
+import { noActivity, outcomeOf } from "./events.js";
 
 export class CallTrace {
   private started?: number;
@@ -17,12 +17,10 @@ export class CallTrace {
     try {
       out = await call(this);
     } catch (e) {
-      this.end(outcomeOf(e), 0);
+      this.end(outcomeOf(e), () => 0);
       throw e;
     }
-    let bytes = 0;
-    try { bytes = Buffer.byteLength(JSON.stringify(out.result) ?? ""); } catch { /* unmeasurable: 0 */ }
-    this.end(out.result.isError ? "tool_error" : "ok", bytes);
+    this.end(out.result.isError ? "tool_error" : "ok", () => bytesOf(out.result));
     return out;
   }
 
@@ -37,9 +35,15 @@ export class CallTrace {
     return this.started;
   }
 
-  private end(outcome: string, resultBytes: number): void {
-    if (!this.sink || !this.tool) return;
+  /** Records the call; the result is measured only when a log will hold the figure. */
+  private end(outcome: string, resultBytes: () => number): void {
+    if (!this.sink || this.sink === noActivity || !this.tool) return;
     const durationMs = this.started === undefined ? 0 : performance.now() - this.started;
-    this.sink.call({ connector: this.tool.connector, tool: this.tool.name, path: this.path, outcome, durationMs, resultBytes });
+    this.sink.call({ connector: this.tool.connector, tool: this.tool.name, path: this.path, outcome, durationMs, resultBytes: resultBytes() });
   }
+}
+
+/** A result's size as JSON, in UTF-8 bytes (0 when it cannot be serialised). */
+function bytesOf(result: unknown): number {
+  try { return Buffer.byteLength(JSON.stringify(result) ?? ""); } catch { return 0; }
 }

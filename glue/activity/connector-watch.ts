@@ -15,7 +15,8 @@ function changeOf(from: string, to: string): ConnectorChange | undefined {
 
 /** Subscribes to `onChange` and records every transition of the connectors `connectors()` lists at each change (a live reload may add some). */
 export function watchConnectors(connectors: () => readonly Watched[], onChange: (listener: () => void) => void, activity: ActivitySink): void {
-  const seen = new Map<Watched, string>(connectors().map((c) => [c, c.state]));
+  // Weak: a connector a reload retired is forgotten with it.
+  const seen = new WeakMap<Watched, string>(connectors().map((c) => [c, c.state]));
   onChange(() => {
     for (const c of connectors()) {
       // A connector first seen now (a live reload added it) began as every connector does: starting.

@@ -3,6 +3,7 @@
 // while atrium runs (the sandbox pool's size, its queue and its workers' heap; the result
 // stash's bounds), so a reload keeps their running values and says a restart is needed.
 import type { AtriumConfig, ConnectorConfig } from "./schema.js";
+import { canonicalJson } from "../support/canonical-json.js";
 
 /** Ids, by what a reload did to them. */
 export interface ConnectorChanges { added: string[]; removed: string[]; restarted: string[] }
@@ -16,24 +17,14 @@ export interface ConnectorDiff {
   unchanged: string[];
 }
 
-/** A stable text of a validated value: object keys sorted, arrays in order. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const o = value as Record<string, unknown>;
-    return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
 export function diffConnectors(running: readonly ConnectorConfig[], next: readonly ConnectorConfig[]): ConnectorDiff {
-  const before = new Map(running.map((c) => [c.id, canonical(c)]));
+  const before = new Map(running.map((c) => [c.id, canonicalJson(c)]));
   const ids = new Set(next.map((c) => c.id));
   const diff: ConnectorDiff = { added: [], removed: running.filter((c) => !ids.has(c.id)).map((c) => c.id), restarted: [], unchanged: [] };
   for (const c of next) {
     const was = before.get(c.id);
     if (was === undefined) diff.added.push(c);
-    else if (was !== canonical(c)) diff.restarted.push(c);
+    else if (was !== canonicalJson(c)) diff.restarted.push(c);
     else diff.unchanged.push(c.id);
   }
   return diff;

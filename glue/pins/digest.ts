@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { isJsonObject } from "../support/json-object.js";
 import { clip } from "../support/text/clip.js";
 import { PIN_PENDING_TEXT_CHARS, PIN_SCHEMA_KEYS_MAX } from "../decisions/generated/spec.js";
+import { canonicalJson } from "../support/canonical-json.js";
 
 /** A listed tool as the pins see it (the catalog hands in the connector's tools as listed). */
 export interface PinnableTool {
@@ -37,16 +38,6 @@ export interface Pinned {
   /** The digest of the definition without its annotations. */
   bodyDigest: string;
   definition: PinnedDefinition;
-}
-
-/** JSON with object keys sorted at every depth; undefined fields dropped as JSON drops them. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
-  if (isJsonObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
