@@ -59,16 +59,16 @@ async function invokeTraced(ctx: InvokeContext, req: InvokeRequest, trace: CallT
     throw new AtriumError("invalid_args", `args for ${entry.address} must be an object`, { details: { address: entry.address } });
   }
   const argsJson = JSON.stringify(args);
+  const approve = req.fromApp === undefined && entry.safety !== "read_only" && !req.allowApproval ? req.approve : undefined;
   if (req.fromApp !== undefined) appGate(ctx, entry, req.fromApp);
-  else if (entry.safety !== "read_only" && !req.allowApproval) {
-    if (!req.approve) throw approvalRequired(entry, args, argsJson);
-    // The person is not asked about a call whose payload would be refused anyway.
-    payloadWithin(ctx, entry, argsJson);
-    await req.approve(entry, args as Record<string, unknown>, argsJson);
+  else if (entry.safety !== "read_only" && !req.allowApproval && !approve) throw approvalRequired(entry, args, argsJson);
+  // Before any question: the person is not asked about a call whose payload would be refused anyway.
+  payloadWithin(ctx, entry, argsJson);
+  if (approve) {
+    await approve(entry, args as Record<string, unknown>, argsJson);
     // An answer that arrives once the run has ended runs nothing.
     req.signal?.throwIfAborted();
   }
-  payloadWithin(ctx, entry, argsJson);
   const started = trace.start();
   const result = await connector.call(entry.name, args as Record<string, unknown>, { timeLeftMs: req.timeLeftMs?.(), signal: req.signal });
   return { entry, result, durationMs: performance.now() - started };

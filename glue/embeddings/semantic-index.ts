@@ -50,10 +50,6 @@ export class SemanticIndex {
     return { ...this.current };
   }
 
-  ready(): boolean {
-    return this.current.state === "ready";
-  }
-
   /** Calls `listener` on every change of state (tests and the log watch it). */
   onStatus(listener: (s: SemanticStatus) => void): () => void {
     this.listeners.add(listener);

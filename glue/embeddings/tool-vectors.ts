@@ -42,8 +42,10 @@ export class ToolVectors {
     const tools = entries.slice(0, EMBED_TOOLS_MAX);
     const next = new Map<string, Float32Array>();
     const missing: { address: string; key: string; text: string }[] = [];
+    const keys: string[] = [];
     for (const { address, text } of tools) {
       const key = vectorKey(this.embedder.id, text);
+      keys.push(key);
       const cached = this.cache.get(key);
       if (cached) next.set(address, cached);
       else missing.push({ address, key, text });
@@ -61,7 +63,7 @@ export class ToolVectors {
     }
     if (generation !== this.generation) return undefined;
     if (missing.length === 0) return { tools: tools.length, cached: tools.length, embedded: 0 }; // the file already holds them all
-    const cacheProblem = this.cache.save(tools.map((t) => vectorKey(this.embedder.id, t.text)));
+    const cacheProblem = this.cache.save(keys);
     return { tools: tools.length, cached: tools.length - missing.length, embedded: missing.length, ...(cacheProblem && { cacheProblem }) };
   }
 

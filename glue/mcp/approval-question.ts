@@ -12,9 +12,10 @@ import { CHOICE_FIELD, CHOICES, elicitationOf, replyOf } from "../decisions/fact
 import { requestCapabilities } from "../decisions/facts/host.js";
 import { approvalQuestionText as words } from "../decisions/messages.js";
 import type { Answer, Question, QuestionChannel } from "../calls/approvals.js";
+import { cutText } from "../support/text/clip.js";
 
 /** `text` cut at `max` characters, saying how long it was in all. */
-const shown = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}${words.cut(text.length)}`);
+const shown = (text: string, max: number) => cutText(text, max, words.cut);
 
 export function questionParams(q: Question): ElicitRequestFormParams {
   const message = [

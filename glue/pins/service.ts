@@ -5,7 +5,7 @@
 // (fs.watchFile every PIN_WATCH_MS) so an accept or reject from the terminal is judged again.
 // Until the file is re-read, a quarantined tool stays quarantined (fail closed). Whether a tool
 // may run is the core's pinGate; this service only gathers its facts and does what it answers.
-import { unwatchFile, watchFile } from "node:fs";
+import { watchFile } from "node:fs";
 import type { Core, PinFacts } from "../decisions/core.js";
 import { PinAnswer, PinReason, PIN_WATCH_MS, type PinReasonName, type PinStateName } from "../decisions/generated/spec.js";
 import { codeName } from "../decisions/code-names.js";
@@ -38,6 +38,9 @@ interface Change { name: string; accept?: Pinned; clearPending?: boolean; pendin
 
 const PENDING: readonly PinStateName[] = ["changed", "new_tool", "suspicious", "store_unreadable"];
 
+/** A listing's tools, each with its digest and (once needed) its pattern flags. */
+type Measured = Map<PinnableTool, { now: Pinned; flags?: Flag[] }>;
+
 export class PinService {
   private data: PinData;
   private text: string;
@@ -57,10 +60,12 @@ export class PinService {
     const key = connectorKey(listing);
     const seen = this.judged.get(key);
     if (seen && seen.tools === listing.tools && seen.policy === listing.policy && seen.generation === this.generation) return seen.verdicts;
-    let { verdicts, changes } = this.judge(listing, key);
+    // Digests and pattern checks of this listing's tools, kept for the second judging after a record.
+    const measured: Measured = new Map();
+    let { verdicts, changes } = this.judge(listing, key, measured);
     if (changes.length) {
       this.record(listing, key, changes);
-      ({ verdicts } = this.judge(listing, key));
+      ({ verdicts } = this.judge(listing, key, measured));
     }
     this.judged.set(key, { tools: listing.tools, policy: listing.policy, generation: this.generation, verdicts });
     return verdicts;
@@ -84,11 +89,6 @@ export class PinService {
     watchFile(this.file.path, { interval: PIN_WATCH_MS, persistent: false }, () => this.reload());
   }
 
-  stop(): void {
-    if (this.watching) unwatchFile(this.file.path);
-    this.watching = false;
-  }
-
   /** Reads the file again; when it changed, every connector is judged again. */
   reload(): void {
     const data = this.file.load();
@@ -100,17 +100,19 @@ export class PinService {
     for (const l of this.listeners) l();
   }
 
-  private judge(listing: PinListing, key: string): { verdicts: Map<string, PinVerdict>; changes: Change[] } {
+  private judge(listing: PinListing, key: string, measured: Measured): { verdicts: Map<string, PinVerdict>; changes: Change[] } {
     const record = this.data.connectors.find((c) => c.key === key);
     const unreadable = this.data.unreadableSince !== undefined;
     const verdicts = new Map<string, PinVerdict>();
     const changes: Change[] = [];
     for (const tool of listing.tools) {
       if (verdicts.has(tool.name)) continue; // a duplicate name: the catalog keeps the first (R11)
-      const now = pinOf(tool);
+      const m = measured.get(tool) ?? { now: pinOf(tool) };
+      measured.set(tool, m);
+      const now = m.now;
       const mine = record?.tools.find((t) => t.name === tool.name);
       // An accepted definition is not judged again (the patterns cost more than the digest).
-      const flags = listing.policy === "off" || mine?.accepted?.digest === now.digest ? [] : flagsOf(tool);
+      const flags = listing.policy === "off" || mine?.accepted?.digest === now.digest ? [] : (m.flags ??= flagsOf(tool));
       const { state, facts } = pinFactsOf(now, record, mine, flags.length > 0, unreadable, listing.policy);
       const d = this.core.pinGate(facts);
       const reason = codeName(PinReason, d.reason) ?? "invalid_facts";

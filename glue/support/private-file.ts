@@ -3,11 +3,12 @@
 // rename), read under a byte cap. A file that is a symbolic link or belongs to another user is
 // refused, never read; a file with group or other permission bits is repaired to 0600 with one
 // warning on stderr.
-import { chmodSync, closeSync, fstatSync, lstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, constants } from "node:fs";
+import { chmodSync, closeSync, fstatSync, lstatSync, openSync, renameSync, rmSync, writeFileSync, constants } from "node:fs";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { privateDir } from "../views/private-dir.js";
 import { FILE_MODE_PRIVATE, MODE_GROUP_OTHER } from "./wire.js";
+import { readFdCapped } from "./read-capped.js";
 
 /** Why the file cannot be used (the message says which file and why; never its content). */
 class PrivateFileRefused extends Error {}
@@ -45,13 +46,16 @@ export class PrivateFile {
     const fd = openSync(this.path, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
       const fst = fstatSync(fd);
-      if (fst.size > this.kind.maxBytes) throw new PrivateFileRefused(`${this.path} is larger than ${this.kind.maxBytes} bytes; atrium does not read it`);
+      const tooLarge = () => new PrivateFileRefused(`${this.path} is larger than ${this.kind.maxBytes} bytes; atrium does not read it`);
+      if (fst.size > this.kind.maxBytes) throw tooLarge();
       if ((fst.mode & MODE_GROUP_OTHER) !== 0 && uid !== undefined) {
         chmodSync(this.path, FILE_MODE_PRIVATE);
         if (!this.warned) this.warn(`atrium: ${this.path} could be read by other users; its mode is now 0600`);
         this.warned = true;
       }
-      return readFileSync(fd, "utf8");
+      const text = readFdCapped(fd, this.kind.maxBytes); // never past the cap, even if it grew since fstat
+      if (text === undefined) throw tooLarge();
+      return text;
     } finally {
       closeSync(fd);
     }

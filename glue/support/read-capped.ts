@@ -18,14 +18,19 @@ export function readFileCapped(path: string, maxBytes: number, opts: { followLin
     if (!st.isFile()) return { ok: false, missing: false, message: "it is not a regular file" };
     const tooLarge = { ok: false, missing: false, message: `it is larger than ${maxBytes} bytes` } as const;
     if (st.size > maxBytes) return tooLarge;
-    const buf = Buffer.alloc(maxBytes + 1);
-    let n = 0;
-    for (let got = -1; got !== 0 && n < buf.length; n += got) got = readSync(fd, buf, n, buf.length - n, null);
-    if (n > maxBytes) return tooLarge;
-    return { ok: true, text: buf.subarray(0, n).toString("utf8") };
+    const text = readFdCapped(fd, maxBytes);
+    return text === undefined ? tooLarge : { ok: true, text };
   } catch (e) {
     return { ok: false, missing: false, message: (e as Error).message };
   } finally {
     closeSync(fd);
   }
+}
+
+/** The text of an open file, read to at most `maxBytes` bytes; undefined when there is more (it grew past the cap). */
+export function readFdCapped(fd: number, maxBytes: number): string | undefined {
+  const buf = Buffer.alloc(maxBytes + 1);
+  let n = 0;
+  for (let got = -1; got !== 0 && n < buf.length; n += got) got = readSync(fd, buf, n, buf.length - n, null);
+  return n > maxBytes ? undefined : buf.subarray(0, n).toString("utf8");
 }

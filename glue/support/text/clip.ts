@@ -23,5 +23,6 @@ export function clipAtWord(s: string, max: number): string {
   return `${(space >= Math.floor(max * CLIP_WORD_KEEP_SHARE) ? body.slice(0, space) : body).trimEnd()}…`;
 }
 
-/** The first `max` characters and a marker with the true length. */
-export const cutText = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max)}… [cut: ${s.length} characters]`);
+/** The first `max` characters and a marker with the true length (`marker` words it for its reader). */
+export const cutText = (s: string, max: number, marker: (chars: number) => string = (chars) => `… [cut: ${chars} characters]`): string =>
+  s.length <= max ? s : `${s.slice(0, max)}${marker(s.length)}`;
