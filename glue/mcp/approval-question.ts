@@ -7,20 +7,23 @@
 // run's signal cancels the request (the SDK sends notifications/cancelled); the wait budget is its
 // timeout. Decides nothing: whether to ask, and what the answer does, are the core's.
 import { SdkError, SdkErrorCode, type ElicitRequestFormParams, type ServerContext } from "@modelcontextprotocol/server";
-import { APPROVAL_ARGS_SHOWN_CHARS, APPROVAL_SOURCE_SHOWN_CHARS, ApprovalChannel, ApprovalReply, Revision } from "../decisions/generated/spec.js";
+import { APPROVAL_ARGS_SHOWN_CHARS, APPROVAL_SOURCE_SHOWN_CHARS, APPROVAL_TOOL_SHOWN_CHARS, ApprovalChannel, ApprovalReply, Revision } from "../decisions/generated/spec.js";
 import { CHOICE_FIELD, CHOICES, elicitationOf, replyOf } from "../decisions/facts/approval.js";
 import { requestCapabilities } from "../decisions/facts/host.js";
 import { approvalQuestionText as words } from "../decisions/messages.js";
 import type { Answer, Question, QuestionChannel } from "../calls/approvals.js";
-import { cutText } from "../support/text/clip.js";
+import { clip, cutText } from "../support/text/clip.js";
 
 /** `text` cut at `max` characters, saying how long it was in all. */
 const shown = (text: string, max: number) => cutText(text, max, words.cut);
+/** Text a downstream server wrote, on one line and at most APPROVAL_TOOL_SHOWN_CHARS. */
+const oneLine = (text: string) => clip(text.replace(/\s+/g, " "), APPROVAL_TOOL_SHOWN_CHARS);
 
 export function questionParams(q: Question): ElicitRequestFormParams {
   const message = [
     words.intro,
-    words.tool(q.entry.title ?? q.entry.name, q.entry.address, q.entry.connectorId),
+    // The title and the address are the downstream server's words: one line each, cut.
+    words.tool(oneLine(q.entry.title ?? q.entry.name), oneLine(q.entry.address), q.entry.connectorId),
     `${words.args}: ${shown(q.argsJson, APPROVAL_ARGS_SHOWN_CHARS)}`,
     // One line: a reason cannot lay out lines of its own that read like atrium's.
     `${words.reason}: ${q.reason === undefined ? words.noReason : q.reason.replace(/\s+/g, " ")}`,

@@ -847,6 +847,8 @@ export const APPROVAL_REASON_CHARS_MAX = 500;
 export const APPROVAL_ARGS_SHOWN_CHARS = 2000;
 /** 2000 characters: The program's source in the question; a longer one is cut there, with its full length stated */
 export const APPROVAL_SOURCE_SHOWN_CHARS = 2000;
+/** 200 characters: The tool's title and its address in the question, each on one line (whitespace collapsed, so a downstream server's text cannot lay out lines that read like atrium's) and cut there */
+export const APPROVAL_TOOL_SHOWN_CHARS = 200;
 /** 200 characters: A requestState a 2026-07-28 retry of execute_code may echo (a run id, a question number and an HMAC-SHA256 tag); a longer one is not read */
 export const APPROVAL_STATE_CHARS_MAX = 200;
 /** 32 bytes: The per-process random HMAC key that integrity-protects a parked run's requestState */
