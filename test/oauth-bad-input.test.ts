@@ -18,6 +18,7 @@ import { TokenFile } from "../glue/auth/file-store.js";
 import { validateConfig } from "../glue/config/validate.js";
 import { core } from "../glue/decisions/core.js";
 import type { HttpConnectorConfig } from "../glue/config/schema.js";
+import { OAUTH_HTTP_MS, OAUTH_LOGIN_WAIT_MS } from "../glue/decisions/generated/spec.js";
 
 /** Answers with a body (already text); true, so an override can `return send(...)`. */
 function send(res: ServerResponse, status: number, body: string): true {
@@ -230,4 +231,21 @@ describe("the loopback receiver", () => {
     expect(receiver.redirectUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
     expect((await fetch(new URL("/elsewhere", receiver.redirectUrl))).status).toBe(404);
   });
+});
+
+describe("a server that never answers ends the login in time", () => {
+  it("authorization server metadata that never comes: the login fails at OAUTH_HTTP_MS, naming it, and nothing is stored", async () => {
+    const { store, config, server } = await setUp((req) => req.url?.startsWith("/.well-known/oauth-authorization-server") || req.url?.startsWith("/.well-known/openid-configuration") ? true : false);
+    const started = Date.now();
+    await expect(startLogin(config, store)).rejects.toThrow(new RegExp(`the login failed: .*did not answer within ${OAUTH_HTTP_MS} ms`));
+    expect(Date.now() - started).toBeLessThan(OAUTH_LOGIN_WAIT_MS);
+    expect(server.hits.some((h) => h.includes("/.well-known/oauth-authorization-server"))).toBe(true);
+    noTokens(store);
+  }, OAUTH_HTTP_MS * 4);
+
+  it("an MCP endpoint that never answers the first request: the login fails at OAUTH_HTTP_MS", async () => {
+    const { store, config } = await setUp((req) => req.url === "/mcp" ? true : false);
+    await expect(startLogin(config, store)).rejects.toThrow(new RegExp(`did not answer within ${OAUTH_HTTP_MS} ms`));
+    noTokens(store);
+  }, OAUTH_HTTP_MS * 4);
 });

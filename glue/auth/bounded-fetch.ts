@@ -1,15 +1,18 @@
 // The fetch atrium hands the SDK for a remote connector with a login: every answer that is not
 // the MCP endpoint's own (metadata documents, registration, token, refresh, revocation) is read
 // under a byte cap BEFORE anything parses it; over the cap the request fails, unparsed. The MCP
-// endpoint's answers (JSON or an SSE stream) pass through untouched.
+// endpoint's answers (JSON or an SSE stream) pass through untouched. Each of those auth exchanges
+// also has a deadline (OAUTH_HTTP_MS), answer read included.
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { HTTP_STATUS } from "../support/wire.js";
-import { OAUTH_DOCUMENT_BYTES_MAX, OAUTH_TOKEN_RESPONSE_BYTES_MAX } from "../decisions/generated/spec.js";
+import { OAUTH_DOCUMENT_BYTES_MAX, OAUTH_HTTP_MS, OAUTH_TOKEN_RESPONSE_BYTES_MAX } from "../decisions/generated/spec.js";
 
 class OversizedAnswer extends Error {}
+/** An auth exchange that did not answer within OAUTH_HTTP_MS. */
+export class NoAnswerInTime extends Error {}
 
 /** The body of `res`, at most `max` bytes; throws OversizedAnswer past it (the rest is not read). */
-export async function readCapped(res: Response, max: number, what: string): Promise<Uint8Array> {
+async function readCapped(res: Response, max: number, what: string): Promise<Uint8Array> {
   const declared = Number(res.headers.get("content-length") ?? "0");
   if (declared > max) {
     await res.body?.cancel().catch(() => {});
@@ -34,15 +37,33 @@ export async function readCapped(res: Response, max: number, what: string): Prom
 
 const isWellKnown = (u: URL) => u.pathname.startsWith("/.well-known/");
 
+/**
+ * Runs one auth exchange (`exchange` gets the signal to send with its request and to read its answer
+ * under) within OAUTH_HTTP_MS, or the caller's own signal if that ends first; past the deadline it
+ * fails with an error naming the bound.
+ */
+export async function withinDeadline<T>(what: string, signal: AbortSignal | null | undefined, exchange: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const deadline = AbortSignal.timeout(OAUTH_HTTP_MS);
+  try {
+    return await exchange(signal ? AbortSignal.any([signal, deadline]) : deadline);
+  } catch (e) {
+    if (deadline.aborted && !signal?.aborted) throw new NoAnswerInTime(`${what} did not answer within ${OAUTH_HTTP_MS} ms (OAUTH_HTTP_MS)`);
+    throw e;
+  }
+}
+
 /** `mcpUrl`'s requests pass through; every other answer is capped (documents, then token answers). */
 export function boundedAuthFetch(mcpUrl: string, inner: FetchLike = fetch): FetchLike {
   const mcp = new URL(mcpUrl).href;
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    const res = await inner(input, init);
-    if (url.href === mcp) return res;
+    if (url.href === mcp) return inner(input, init);
     const max = isWellKnown(url) ? OAUTH_DOCUMENT_BYTES_MAX : OAUTH_TOKEN_RESPONSE_BYTES_MAX;
-    const body = await readCapped(res, max, `${url.origin}${url.pathname}`);
+    const what = `${url.origin}${url.pathname}`;
+    const { res, body } = await withinDeadline(what, init?.signal ?? (input instanceof Request ? input.signal : undefined), async (signal) => {
+      const res = await inner(input, { ...init, signal });
+      return { res, body: await readCapped(res, max, what) };
+    });
     const empty = res.status === HTTP_STATUS.noContent || res.status === HTTP_STATUS.notModified;
     return new Response(empty ? null : new Blob([body as Uint8Array<ArrayBuffer>]), { status: res.status, statusText: res.statusText, headers: res.headers });
   };

@@ -9,7 +9,7 @@ import type { HttpConnectorConfig } from "../config/schema.js";
 import type { TokenStore } from "./store.js";
 import { AUTH_OPTIONS, ConnectorOAuth } from "./provider.js";
 import { startReceiver, type Receiver } from "./receiver.js";
-import { boundedAuthFetch } from "./bounded-fetch.js";
+import { boundedAuthFetch, NoAnswerInTime, withinDeadline } from "./bounded-fetch.js";
 import { notLoopback } from "./loopback.js";
 import { HTTP_STATUS } from "../support/wire.js";
 import { clampEcho } from "../support/errors.js";
@@ -21,14 +21,16 @@ export type LoginStart =
 /** The resource metadata URL a 401 from the MCP endpoint names (WWW-Authenticate), if it names one. */
 async function challenge(url: string, fetchFn: FetchLike): Promise<URL | undefined> {
   try {
-    const res = await fetchFn(url, {
+    const res = await withinDeadline(url, undefined, (signal) => fetchFn(url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "ping" }),
-    });
+      signal,
+    }));
     await res.body?.cancel().catch(() => {});
     return res.status === HTTP_STATUS.unauthorized ? extractWWWAuthenticateParams(res).resourceMetadataUrl : undefined;
-  } catch {
+  } catch (e) {
+    if (e instanceof NoAnswerInTime) throw e; // a server that does not answer: the login ends here
     return undefined; // discovery then tries the well-known locations
   }
 }

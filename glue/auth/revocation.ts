@@ -5,8 +5,7 @@
 import { discoverAuthorizationServerMetadata } from "@modelcontextprotocol/client";
 import type { HttpConnectorConfig } from "../config/schema.js";
 import type { TokenStore } from "./store.js";
-import { boundedAuthFetch, readCapped } from "./bounded-fetch.js";
-import { OAUTH_TOKEN_RESPONSE_BYTES_MAX } from "../decisions/generated/spec.js";
+import { boundedAuthFetch } from "./bounded-fetch.js";
 import { HTTP_STATUS } from "../support/wire.js";
 import { MS_PER_SECOND } from "../support/format.js";
 
@@ -36,8 +35,9 @@ export async function logout(config: HttpConnectorConfig, store: TokenStore): Pr
       else body.set("client_id", clientId);
       const what = hint === "refresh_token" ? "refresh token" : "access token";
       try {
-        const res = await fetch(endpoint, { method: "POST", headers, body });
-        const answer = Buffer.from(await readCapped(res, OAUTH_TOKEN_RESPONSE_BYTES_MAX, endpoint)).toString("utf8");
+        // Capped (OAUTH_TOKEN_RESPONSE_BYTES_MAX) and within OAUTH_HTTP_MS, like every auth answer.
+        const res = await fetchFn(endpoint, { method: "POST", headers, body });
+        const answer = await res.text();
         let error: unknown;
         try { error = (JSON.parse(answer) as { error?: unknown }).error; } catch { error = undefined; }
         if (res.status === HTTP_STATUS.ok) lines.push(`${config.id}: revoked the ${what} at ${endpoint}`);

@@ -861,6 +861,8 @@ export const OAUTH_TOKEN_RESPONSE_BYTES_MAX = 65536;
 export const OAUTH_LOGIN_WAIT_MS = 300000;
 /** 60000 ms: How long one authorize_connector call waits for a pending login before answering login_pending again (a tool call that blocks for minutes looks hung to a host; the model calls again) */
 export const OAUTH_TOOL_WAIT_MS = 60000;
+/** 10000 ms: One HTTP exchange of a login, a refresh or a logout (the first request to the MCP endpoint, each metadata document, registration, token, revocation), answer read included; a server that does not answer in time ends the login with an error naming this bound instead of holding authorize_connector or atrium auth open */
+export const OAUTH_HTTP_MS = 10000;
 /** 60000 ms: An access token that expires within this is refreshed before the request rather than sent and refused (covers clock skew and a slow request) */
 export const OAUTH_REFRESH_LEAD_MS = 60000;
 /** 1048576 bytes: The token file atrium reads (every connector's tokens and registrations); a file past it is refused, not parsed */
