@@ -5,35 +5,11 @@
 // also has a deadline (OAUTH_HTTP_MS), answer read included.
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { HTTP_STATUS } from "../support/wire.js";
+import { readBodyCapped } from "../support/read-body-capped.js";
 import { OAUTH_DOCUMENT_BYTES_MAX, OAUTH_HTTP_MS, OAUTH_TOKEN_RESPONSE_BYTES_MAX } from "../decisions/generated/spec.js";
 
-class OversizedAnswer extends Error {}
 /** An auth exchange that did not answer within OAUTH_HTTP_MS. */
 export class NoAnswerInTime extends Error {}
-
-/** The body of `res`, at most `max` bytes; throws OversizedAnswer past it (the rest is not read). */
-async function readCapped(res: Response, max: number, what: string): Promise<Uint8Array> {
-  const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > max) {
-    await res.body?.cancel().catch(() => {});
-    throw new OversizedAnswer(`${what} answered more than ${max} bytes (content-length ${declared}); refused unread`);
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = res.body?.getReader();
-  if (!reader) return new Uint8Array();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      throw new OversizedAnswer(`${what} answered more than ${max} bytes; refused unread`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
 
 const isWellKnown = (u: URL) => u.pathname.startsWith("/.well-known/");
 
@@ -62,7 +38,7 @@ export function boundedAuthFetch(mcpUrl: string, inner: FetchLike = fetch): Fetc
     const what = `${url.origin}${url.pathname}`;
     const { res, body } = await withinDeadline(what, init?.signal ?? (input instanceof Request ? input.signal : undefined), async (signal) => {
       const res = await inner(input, { ...init, signal });
-      return { res, body: await readCapped(res, max, what) };
+      return { res, body: await readBodyCapped(res, max, what) };
     });
     const empty = res.status === HTTP_STATUS.noContent || res.status === HTTP_STATUS.notModified;
     return new Response(empty ? null : new Blob([body as Uint8Array<ArrayBuffer>]), { status: res.status, statusText: res.statusText, headers: res.headers });

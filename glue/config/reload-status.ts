@@ -1,15 +1,13 @@
 // The last reload outcome of a serving atrium, kept in `<stateDir>/reload-status.json` (0600 in
-// the private state directory, written atomically: a temporary file, then a rename) so that
+// the private state directory, written atomically through support/private-file.ts) so that
 // `atrium doctor` can say what the serving process did with an edit of its config file: applied
 // it, or refused it (with each error's config path). Written only when an edit is judged, so
 // starting atrium writes nothing and never hides another config's outcome. doctor reads it
 // size-capped and shape-checked; a file it cannot use is ignored.
-import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { readFileCapped } from "../support/read-capped.js";
 import { join } from "node:path";
 import { stateDir } from "../support/state-dir.js";
-import { privateDir } from "../views/private-dir.js";
-import { FILE_MODE_PRIVATE } from "../support/wire.js";
+import { PrivateFile, PrivateFileRefused } from "../support/private-file.js";
 import { isJsonObject } from "../support/json-object.js";
 import { RELOAD_STATUS_BYTES_MAX, RELOAD_STATUS_ERRORS_MAX } from "../decisions/generated/spec.js";
 import type { ConfigError } from "./schema.js";
@@ -24,18 +22,12 @@ const FILE = "reload-status.json";
 
 /** Writes the status; a state directory that cannot be used is reported once by the caller (`warn`), never thrown. */
 export function writeReloadStatus(status: ReloadStatus, dir = stateDir()): string | undefined {
-  const ready = privateDir(dir, true);
-  if (!ready.ok) return ready.reason;
   const body = status.event === "refused" ? { ...status, errors: status.errors.slice(0, RELOAD_STATUS_ERRORS_MAX), moreErrors: status.moreErrors + Math.max(0, status.errors.length - RELOAD_STATUS_ERRORS_MAX) } : status;
-  // One temporary name per process: writes are synchronous, so two never interleave.
-  const tmp = join(dir, `.reload-status-${process.pid}.tmp`);
   try {
-    writeFileSync(tmp, JSON.stringify(body), { mode: FILE_MODE_PRIVATE });
-    renameSync(tmp, join(dir, FILE));
+    new PrivateFile(dir, { name: FILE, maxBytes: RELOAD_STATUS_BYTES_MAX, holds: "the reload status", linkRemedy: "remove it" }).write(JSON.stringify(body));
     return undefined;
   } catch (e) {
-    rmSync(tmp, { force: true });
-    return `${join(dir, FILE)} cannot be written: ${(e as Error).message}`;
+    return e instanceof PrivateFileRefused ? e.message : `${join(dir, FILE)} cannot be written: ${(e as Error).message}`;
   }
 }
 

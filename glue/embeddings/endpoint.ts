@@ -7,6 +7,7 @@ import { EMBED_DIMS_MAX, EMBED_ENDPOINT_MS, EMBED_RESPONSE_BYTES_MAX } from "../
 import type { EmbedApi, EmbedderConfig } from "../config/schema.js";
 import { isJsonObject } from "../support/json-object.js";
 import { unitLength, type Embedder } from "./embedder.js";
+import { OversizedAnswer, readBodyCapped } from "../support/read-body-capped.js";
 
 /** atrium.search.embedder, validated (config/validate.ts). */
 export type EndpointSettings = EmbedderConfig;
@@ -55,24 +56,13 @@ async function post(s: EndpointSettings, texts: string[], dims: number | undefin
 
 /** The body as text, refused past EMBED_RESPONSE_BYTES_MAX (counted while it arrives). */
 async function readCapped(response: Response, signal: AbortSignal): Promise<string> {
-  const declared = Number(response.headers.get("content-length") ?? "");
-  if (declared > EMBED_RESPONSE_BYTES_MAX) {
-    void response.body?.cancel().catch(() => {});
-    throw new Error(`answer of ${declared} bytes is over ${EMBED_RESPONSE_BYTES_MAX}`);
-  }
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
   try {
-    for await (const chunk of response.body ?? []) {
-      bytes += chunk.byteLength;
-      if (bytes > EMBED_RESPONSE_BYTES_MAX) throw new Error(`answer is over ${EMBED_RESPONSE_BYTES_MAX} bytes`);
-      chunks.push(chunk);
-    }
+    return Buffer.from(await readBodyCapped(response, EMBED_RESPONSE_BYTES_MAX, "the endpoint")).toString("utf8");
   } catch (e) {
+    if (e instanceof OversizedAnswer) throw new Error(e.declared !== undefined ? `answer of ${e.declared} bytes is over ${EMBED_RESPONSE_BYTES_MAX}` : `answer is over ${EMBED_RESPONSE_BYTES_MAX} bytes`);
     void response.body?.cancel().catch(() => {});
     throw new Error(signal.aborted ? `no full answer within ${EMBED_ENDPOINT_MS} ms` : reason(e));
   }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** The vectors of an answer, each checked: one per text, one width, finite numbers only. */

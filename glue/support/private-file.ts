@@ -11,7 +11,7 @@ import { FILE_MODE_PRIVATE, MODE_GROUP_OTHER } from "./wire.js";
 import { readFdCapped } from "./read-capped.js";
 
 /** Why the file cannot be used (the message says which file and why; never its content). */
-class PrivateFileRefused extends Error {}
+export class PrivateFileRefused extends Error {}
 
 /** How one kind of private file is named and spoken of. */
 export interface PrivateFileKind {
