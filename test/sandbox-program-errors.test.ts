@@ -59,6 +59,14 @@ describe("a program's throw is program_error at the program's own line and colum
     expect(e.stack).not.toContain("atrium-prelude");
   });
 
+  it("a stack the program wrote itself cannot place the error outside the program", async () => {
+    const e = await errorOf("async () => { const e = new Error('forged'); e.stack = 'at x (program.js:99999999999999999999999:5)\\nat y (program.js:7:3)'; throw e; }");
+    expect(e).toMatchObject({ code: "program_error", message: "forged" });
+    expect(e.line).toBeUndefined();
+    const far = await errorOf("async () => { const e = new Error('far'); e.stack = 'at x (program.js:9000:5)'; throw e; }");
+    expect(far).toMatchObject({ line: 1 });
+  });
+
   it("a thrown value that is not an Error is program_error too, without a position", async () => {
     const e = await errorOf("async () => { throw 'plain text'; }");
     expect(e).toMatchObject({ code: "program_error", retryable: false, message: "non-Error thrown: plain text" });

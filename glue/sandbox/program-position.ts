@@ -40,10 +40,16 @@ function inProgram(code: string, line: number, column: number): Position | undef
   return { line: own, column };
 }
 
+/** A position read from a stack: the program may have written the stack itself, so only whole, safe numbers count. */
+function position(line: string | undefined, column: string | undefined): Position | undefined {
+  const p = { line: Number(line), column: Number(column) };
+  return Number.isSafeInteger(p.line) && Number.isSafeInteger(p.column) ? p : undefined;
+}
+
 /** The wrapper's first position in a QuickJS stack (the innermost frame in the program). */
 function firstPosition(stack: string | undefined): Position | undefined {
   const m = stack === undefined ? null : POSITION.exec(stack);
-  return m?.groups ? { line: Number(m.groups.line), column: Number(m.groups.column) } : undefined;
+  return m?.groups ? position(m.groups.line, m.groups.column) : undefined;
 }
 
 /** A stack with the program's own positions and without the prelude's frames (it only gets shorter). */
@@ -53,7 +59,8 @@ function ownStack(code: string, stack: string): string {
     .filter((l) => !l.includes(PRELUDE_FILE))
     .join("\n")
     .replace(POSITIONS, (whole, l: string, c: string) => {
-      const p = inProgram(code, Number(l), Number(c));
+      const at = position(l, c);
+      const p = at && inProgram(code, at.line, at.column);
       return p ? `${PROGRAM_FILE}:${p.line}:${p.column}` : whole;
     });
 }
