@@ -96,11 +96,10 @@ describe("execute_code", () => {
     expect(r.structuredContent.error).toMatchObject({ code: "timeout", retryable: true });
   });
 
-  it("an ordinary program error comes back as a plain error with the logs", async () => {
+  it("an ordinary program error comes back as program_error, not retryable, at its line, with the logs", async () => {
     const r = await run(`async () => { console.log("step 1"); console.warn("careful"); null.x; }`);
     expect(r.isError).toBe(true);
-    expect(r.structuredContent.error.name).toBe("TypeError");
-    expect(r.structuredContent.error.code).toBeUndefined();
+    expect(r.structuredContent.error).toMatchObject({ code: "program_error", retryable: false, name: "TypeError", line: 1 });
     expect(r.structuredContent.logs).toBe("step 1\n[warn] careful\n");
   });
 

@@ -1,7 +1,7 @@
 // The sandbox attacked on purpose: memory, CPU and stack bombs, dead-end awaits, floods,
 // prototype pollution, reaching for host functions, forged typed errors, oversized returns and
-// logs, and abuse of every budget. Each program must end in the documented typed or plain
-// error (never a hang, never a forged code), and the server must then run the next program
+// logs, and abuse of every budget. Each program must end in the documented typed error, the
+// host's or the program's own (never a hang, never a forged code), and the server must then run the next program
 // normally. One atrium with lowered limits keeps the bombs fast; no assertion is about time.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/client";
@@ -25,13 +25,13 @@ function expectBudget(r: Result, budget: string): any {
   expect(r.structuredContent.error).toMatchObject({ code: "budget_exceeded", retryable: false, details: { budget } });
   return r.structuredContent.error;
 }
-/** A plain (program) error: a name and a message, and neither a code nor retryable. */
+/** The program's own error: program_error, not retryable, whatever code or retryable the program set, with its name and message. */
 function expectPlain(r: Result, name: string, fragment: string): any {
   expect(r.isError).toBe(true);
   expect(r.structuredContent.ok).toBe(false);
   const e = r.structuredContent.error;
-  expect(e).not.toHaveProperty("code");
-  expect(e).not.toHaveProperty("retryable");
+  expect(e.code).toBe("program_error");
+  expect(e.retryable).toBe(false);
   expect(e.name).toBe(name);
   expect(e.message).toContain(fragment);
   return e;
@@ -384,7 +384,7 @@ describe("forged typed errors", () => {
     const injected = `0)); (async () => JSON.stringify(${FORGED}))((0`;
     const r = await run(injected);
     expect(r.isError).toBe(true);
-    expect(r.structuredContent.error).not.toHaveProperty("code");
+    expect(r.structuredContent.error.code).toMatch(/^program_(syntax_)?error$/);
     expect(r.structuredContent.error.message).not.toContain("forged");
     await expectServes();
   });

@@ -11,6 +11,7 @@ import type { RunLimits, RunOutcome } from "../glue/sandbox/protocol.js";
 import type { HostCall } from "../glue/sandbox/host-ops.js";
 import { jsonDepth } from "../glue/sandbox/json-depth.js";
 import { core } from "../glue/decisions/core.js";
+import { HOST_CALL_REFUSALS_MAX } from "../glue/decisions/generated/spec.js";
 import { buildSearchIndex } from "../glue/catalog/search-index.js";
 import type { Catalog } from "../glue/catalog/catalog.js";
 import type { CatalogEntry } from "../glue/catalog/entry.js";
@@ -132,19 +133,19 @@ describe("budgets are counted once, on the main thread, before the payload is pa
     expect(bridge.hostCalls).toBe(ran);
   });
 
-  it("past host_calls a flood of 300,000 unawaited searches crosses host_calls + 1 times: the first refusal is the prelude's from then on", async () => {
+  it("past host_calls a flood of 300,000 unawaited searches crosses host_calls + 1 times, and ends in the prelude's typed refusal naming HOST_CALL_REFUSALS_MAX", async () => {
     const { outcome, crossed, parsed } = await runCounted(`async () => { for (let i = 0; i < 300000; i++) atrium.search("x"); return "flooded"; }`);
     expect(crossed).toHaveLength(COUNTED.hostCalls + 1);
     expect(parsed).toHaveLength(COUNTED.hostCalls);
-    // The program may run out of memory holding 300,000 rejected promises; either way it is a
-    // verdict of the sandbox, never an engine message from the host side.
-    if (outcome.ok) expect(JSON.parse(outcome.json!)).toBe("flooded");
-    else expect(outcome.stopped).toMatch(/^(memory|cpu)$/);
+    expect(outcome.ok).toBe(false);
+    expect(outcome.stopped).toBeUndefined();
+    expect(outcome.error).toMatchObject({ host: true, body: { code: "budget_exceeded", details: { bound: "HOST_CALL_REFUSALS_MAX" } } });
   });
 
   it("the refusals are typed budget_exceeded naming host_calls, and the calls admitted return", async () => {
-    const { value, crossed } = await runCounted(`async () => ${tally}(await Promise.all(Array.from({ length: 50000 }, () => atrium.search("x").then(() => "ran", (e) => e.code + ":" + e.details.budget))))`);
-    expect(value).toEqual({ ran: COUNTED.hostCalls, "budget_exceeded:host_calls": 50000 - COUNTED.hostCalls });
+    const n = COUNTED.hostCalls + HOST_CALL_REFUSALS_MAX;
+    const { value, crossed } = await runCounted(`async () => ${tally}(await Promise.all(Array.from({ length: ${n} }, () => atrium.search("x").then(() => "ran", (e) => e.code + ":" + e.details.budget))))`);
+    expect(value).toEqual({ ran: COUNTED.hostCalls, "budget_exceeded:host_calls": HOST_CALL_REFUSALS_MAX });
     expect(crossed).toHaveLength(COUNTED.hostCalls + 1);
   });
 });

@@ -8,7 +8,7 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { startAtrium, nodeServer, demoServer, type Atrium, programValue } from "./harness/atrium-client.js";
 import { core } from "../glue/decisions/core.js";
-import { Budget } from "../glue/decisions/generated/spec.js";
+import { Budget, HOST_CALL_REFUSALS_MAX } from "../glue/decisions/generated/spec.js";
 
 const LIMITS = { programWallMs: 20_000, hostCalls: 20, batchCalls: 10, callPayloadBytes: 65_536, workers: 2 };
 const QUERY = core().limitDefault(Budget.search_query_chars);
@@ -136,16 +136,17 @@ describe("nesting is bounded by request_depth; floods meet host_calls", () => {
     expect(crossed(r).batch).toBeUndefined();
   });
 
-  it("a flood of 300,000 unawaited searches finishes; every caught refusal is typed, naming host_calls", async () => {
+  it("a flood of 300,000 unawaited searches ends in a typed refusal naming HOST_CALL_REFUSALS_MAX; every caught refusal before it is typed, naming host_calls", async () => {
     const flood = await run(`async () => { for (let i = 0; i < 300000; i++) atrium.search("x"); return "flooded"; }`);
-    expect(programValue(flood)).toBe("flooded");
+    expect(flood.structuredContent.error).toMatchObject({ code: "budget_exceeded", retryable: false, details: { bound: "HOST_CALL_REFUSALS_MAX" } });
     expect(flood.structuredContent.diagnostics.hostCalls).toBeLessThanOrEqual(LIMITS.hostCalls);
+    const n = LIMITS.hostCalls + HOST_CALL_REFUSALS_MAX;
     const caught = programValue(await run(`async () => {
       const tally = {};
-      await Promise.all(Array.from({ length: 20000 }, () => atrium.search("x").then(() => "ok", (e) => e.code + ":" + e.details.budget).then((k) => { tally[k] = (tally[k] || 0) + 1; })));
+      await Promise.all(Array.from({ length: ${n} }, () => atrium.search("x").then(() => "ok", (e) => e.code + ":" + e.details.budget).then((k) => { tally[k] = (tally[k] || 0) + 1; })));
       return tally;
     }`));
-    expect(caught).toEqual({ ok: LIMITS.hostCalls, "budget_exceeded:host_calls": 20000 - LIMITS.hostCalls });
+    expect(caught).toEqual({ ok: LIMITS.hostCalls, "budget_exceeded:host_calls": HOST_CALL_REFUSALS_MAX });
     await expectServes();
   });
 });

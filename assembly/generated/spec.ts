@@ -220,6 +220,8 @@ export enum ErrorCode {
   app_call_refused = 16,
   approval_declined = 17,
   quarantined = 18,
+  program_error = 19,
+  program_syntax_error = 20,
 }
 
 export enum HostKind {

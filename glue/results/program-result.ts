@@ -6,7 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Core } from "../decisions/core.js";
 import { AtriumError, overBudget, type ErrorBody } from "../support/errors.js";
 import { Budget, BudgetCheck, EnvelopeFlag, ViewState, type Delivery } from "../decisions/generated/spec.js";
-import type { RunOutcome } from "../sandbox/protocol.js";
+import type { GuestError, RunOutcome } from "../sandbox/protocol.js";
 import { jsonDepth } from "../sandbox/json-depth.js";
 import type { Stopped } from "../sandbox/pool.js";
 import type { RunOutput } from "../sandbox/bridge.js";
@@ -56,10 +56,22 @@ function errorOf(f: ProgramFacts, run: RunOutcome | undefined): ErrorBody | Reco
   }
   if (run.stopped === "cpu") return new AtriumError("budget_exceeded", `the program used more than ${f.limits.cpuMs} ms of CPU and was stopped`, { details: { budget: "program_cpu_ms", limit: f.limits.cpuMs, room: 0 } }).toJSON();
   if (run.stopped === "internal") return new AtriumError("unavailable", "the sandbox could not prepare this run; its worker is being replaced, try again").toJSON();
-  if (run.stopped === "memory") return new AtriumError("budget_exceeded", `the program ran out of memory (${f.limits.heapBytes} bytes) and was stopped`, { details: { budget: "sandbox_heap_bytes", limit: f.limits.heapBytes, room: 0 } }).toJSON();
   const e = run.error;
+  if (run.stopped === "memory") {
+    const nullThrown = e?.thrownNull ? " (QuickJS threw null, which it does when it cannot even build its out-of-memory error; a program's own throw null reads the same)" : "";
+    return new AtriumError("budget_exceeded", `the program ran out of memory (${f.limits.heapBytes} bytes) and was stopped${nullThrown}`, { details: { budget: "sandbox_heap_bytes", limit: f.limits.heapBytes, room: 0 } }).toJSON();
+  }
   if (e?.host && e.body) return e.body;
-  return { name: e?.name ?? "Error", message: e?.message ?? "the program failed", ...(e?.stack && { stack: e.stack }) };
+  return programError(run.stopped === "syntax" ? "program_syntax_error" : "program_error", e);
+}
+
+/**
+ * The program's own failure, typed like every other (retryable from the core: not), with what the
+ * program threw: its name, where (line and column as the author wrote them) and its stack.
+ */
+function programError(code: "program_error" | "program_syntax_error", e: GuestError | undefined): Record<string, unknown> {
+  const body = new AtriumError(code, e?.message ?? "the program failed").toJSON();
+  return { ...body, name: e?.name ?? "Error", ...(e?.line !== undefined && { line: e.line, column: e.column }), ...(e?.stack && { stack: e.stack }) };
 }
 
 /**

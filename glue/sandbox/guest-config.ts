@@ -1,14 +1,18 @@
 // What the prelude is told about one run: one guest global per identifier (connectors whose ids
 // map to the same identifier share one, which refuses every call with ambiguous_tool_alias), the
-// typed error of each ambiguous name built here so its retryable comes from the core, and the
-// text limits the prelude cuts to.
+// typed error of each ambiguous name built here so its retryable comes from the core, the typed
+// error a call past HOST_CALL_REFUSALS_MAX throws, and the text limits the prelude cuts to.
+import { HOST_CALL_REFUSALS_MAX } from "../decisions/generated/spec.js";
 import { AtriumError } from "../support/errors.js";
 import type { AliasConnector } from "./protocol.js";
 import type { WorkerLimits } from "./run-limits.js";
 
 interface GuestTool { ident: string; address?: string; ambiguous?: string }
 export interface GuestGlobal { ident: string; connectorId: string; tools: GuestTool[]; ambiguous?: string }
-export interface GuestConfig { globals: GuestGlobal[]; limits: { errorText: number; value: number; log: number } }
+export interface GuestConfig { globals: GuestGlobal[]; refusalsOver: string; limits: { errorText: number; value: number; log: number } }
+
+/** What every host call throws once the run has had HOST_CALL_REFUSALS_MAX calls refused. */
+const refusalsOver = () => JSON.stringify(new AtriumError("budget_exceeded", `HOST_CALL_REFUSALS_MAX reached: ${HOST_CALL_REFUSALS_MAX} host calls of this run were refused, so every further call throws where it is made; await each call and stop at the first refusal (its details name the budget)`, { details: { bound: "HOST_CALL_REFUSALS_MAX", limit: HOST_CALL_REFUSALS_MAX, room: 0 } }).toJSON());
 
 const ambiguous = (message: string) => JSON.stringify(new AtriumError("ambiguous_tool_alias", message).toJSON());
 
@@ -34,5 +38,5 @@ export function guestGlobals(aliases: readonly AliasConnector[]): GuestGlobal[] 
 }
 
 export function guestConfig(aliases: readonly AliasConnector[], limits: WorkerLimits): GuestConfig {
-  return { globals: guestGlobals(aliases), limits: { errorText: limits.errorTextChars, value: limits.returnChars, log: limits.logChars } };
+  return { globals: guestGlobals(aliases), refusalsOver: refusalsOver(), limits: { errorText: limits.errorTextChars, value: limits.returnChars, log: limits.logChars } };
 }

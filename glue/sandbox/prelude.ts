@@ -9,7 +9,10 @@
 // methods) changes a report. Every text a report carries is cut here, in the guest, before it
 // is serialized: error texts at cfg.limits.errorText, the value's JSON at cfg.limits.value,
 // each log line at cfg.limits.log, so nothing large leaves the sandbox.
-import { SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
+import { HOST_CALL_REFUSALS_MAX, SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
+
+/** The name the prelude is evaluated under (its frames are dropped from a program's stack). */
+export const PRELUDE_FILE = "atrium-prelude.js";
 
 export const PRELUDE = String.raw`
 (() => {
@@ -42,6 +45,15 @@ export const PRELUDE = String.raw`
   }
   const fail = async (e) => { throw e; };
   const isArray = Array.isArray, none = async () => [];
+  // A call refused at the call is a rejected promise the program may hold, unawaited, as long as
+  // it likes: a run may have ${HOST_CALL_REFUSALS_MAX} of them (HOST_CALL_REFUSALS_MAX). Past that, every call throws
+  // where it is made, the one typed Error built here before the program ran, so a flood of
+  // unawaited calls ends in a typed refusal long before the heap fills (where QuickJS, unable to
+  // build its own out-of-memory error, would throw null).
+  const tooManyRefused = hostError(config.refusalsOver);
+  let refusals = 0;
+  const admit = () => { if (refusals >= ${HOST_CALL_REFUSALS_MAX}) throw tooManyRefused; };
+  const refusal = (e) => { refusals++; return fail(e); };
   // A run past its host calls is refused the same way many times over: one Error serves a repeat,
   // and once no host call is left (room 0) every further single call gets that refusal here, so a
   // flood of refused calls costs a promise each, not a trip to the host and an Error each.
@@ -53,13 +65,14 @@ export const PRELUDE = String.raw`
   // prelude measured of the call (a search's query length, a batch's items; -1 for nothing).
   const send = (op, json, measure) => {
     const r = hostCall(op, json, measure);
-    return typeof r === "string" ? fail(refused(r)) : apply(then, r, [(s) => parse(s), (s) => { throw noteExhausted(s, hostError(s)); }]);
+    return typeof r === "string" ? refusal(refused(r)) : apply(then, r, [(s) => parse(s), (s) => { throw noteExhausted(s, hostError(s)); }]);
   };
-  const single = (op, payload, measure) => (exhausted !== undefined ? fail(exhausted) : send(op, stringify(payload), measure === undefined ? -1 : measure));
+  const single = (op, payload, measure) => { admit(); return exhausted !== undefined ? refusal(exhausted) : send(op, stringify(payload), measure === undefined ? -1 : measure); };
   // A batch's JSON is built here item by item, and the items it holds are counted as they are
   // added: the host is told it spends exactly what the JSON holds, whatever the array's getters
   // (or a proxy's length) do.
   const batch = (items) => {
+    admit();
     if (!isArray(items)) return send("batch", stringify({ __proto__: null, items }), -1);
     const n = items.length;
     let json = '{"items":[', count = 0;
@@ -98,7 +111,8 @@ export const PRELUDE = String.raw`
   const create = Object.create, hasOwn = Object.prototype.hasOwnProperty, ProxyCtor = Proxy;
   const MapCtor = Map, mapGet = Map.prototype.get, mapSet = Map.prototype.set;
   const viaCall = (address) => (args, options) => single("call", { __proto__: null, address, args, options });
-  const refuse = (raw) => async () => { throw hostError(raw); };
+  // An ambiguous name is refused like any call, with one Error per name, built at its first call.
+  const refuse = (raw) => { let e; return () => { admit(); if (e === undefined) e = hostError(raw); return refusal(e); }; };
   function connectorGlobal(c) {
     const known = create(null);
     for (const t of c.tools) known[t.ident] = c.ambiguous !== undefined ? refuse(c.ambiguous) : t.ambiguous !== undefined ? refuse(t.ambiguous) : viaCall(t.address);
@@ -136,10 +150,12 @@ export const PRELUDE = String.raw`
       } catch (x) { name = "Error"; message = "an error that could not be read"; stack = undefined; }
       return '{"host":false,"name":' + text(name) + ',"message":' + text(message) + (stack === undefined ? "" : ',"stack":' + text(stack)) + '}';
     }
-    // QuickJS throws null itself when it runs out of memory while building its out-of-memory error.
-    const what = e === null ? "null (QuickJS also throws null when it runs out of memory building an error)" : show(e);
-    return '{"host":false,"name":"Error","message":' + text("non-Error thrown: " + what) + '}';
+    // QuickJS throws null itself when it runs out of memory while building its out-of-memory error:
+    // a null is reported as out of memory (the worker words it, saying a program's own null reads the same).
+    if (e === null) return NULL_THROWN;
+    return '{"host":false,"name":"Error","message":' + text("non-Error thrown: " + show(e)) + '}';
   }
+  const NULL_THROWN = '{"host":false,"name":"InternalError","message":"out of memory","thrownNull":true}';
   const UNREPORTABLE = '{"host":false,"name":"InternalError","message":"out of memory while reporting the outcome of the program"}';
   const describe = (e) => { try { return describeError(e); } catch (x) { return UNREPORTABLE; } };
 

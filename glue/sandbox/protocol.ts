@@ -37,6 +37,11 @@ export interface GuestError {
   message: string;
   stack?: string;
   body?: ErrorBody;
+  /** Where a program's own error was thrown (or its text stopped parsing), 1-based, as the author wrote it (program-position.ts). */
+  line?: number;
+  column?: number;
+  /** The program's failure was a thrown null: QuickJS's out-of-memory when it cannot build its error (or the program's own throw null). */
+  thrownNull?: boolean;
 }
 
 export interface RunOutcome {

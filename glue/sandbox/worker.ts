@@ -17,7 +17,8 @@ import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, type QuickJS
 import { core } from "../decisions/core.js";
 import { Budget, BudgetCheck } from "../decisions/generated/spec.js";
 import { AtriumError } from "../support/errors.js";
-import { PRELUDE } from "./prelude.js";
+import { PRELUDE, PRELUDE_FILE } from "./prelude.js";
+import { PROGRAM_FILE, asBody, asExpression, furtherSyntaxError, located } from "./program-position.js";
 import { workerLimits } from "./run-limits.js";
 import { guestConfig } from "./guest-config.js";
 import { HOST_OPS, WITHHELD, isHostOp, type Answer, type HostCall } from "./host-ops.js";
@@ -64,8 +65,8 @@ post({ type: "ready" });
 const errorJson = (e: unknown) => JSON.stringify((e instanceof AtriumError ? e : new AtriumError("unavailable", "the sandbox could not complete a host call; try again")).toJSON());
 
 const plain = (message: string, name = "Error"): GuestError => ({ host: false, name, message });
-/** QuickJS's own out-of-memory error (a program can throw one too, but then it is out of memory in effect). */
-const isOutOfMemory = (e: GuestError) => !e.host && e.name === "InternalError" && /^out of memory/.test(e.message);
+/** QuickJS's own out-of-memory error, or the null it throws when it cannot build one (a program can throw either too, but then it is out of memory in effect). */
+const isOutOfMemory = (e: GuestError) => !e.host && (e.thrownNull === true || (e.name === "InternalError" && /^out of memory/.test(e.message)));
 
 async function run(job: RunJob): Promise<RunOutcome> {
   const c = core();
@@ -99,7 +100,8 @@ async function run(job: RunJob): Promise<RunOutcome> {
       ctx.dispose();
       rt.dispose();
     } catch { recycle = true; }
-    return { logs: record.logs, logsDropped: record.logsDropped, cpuMs, recycle, ...partial };
+    // A program's own error carries its position as the author wrote it.
+    return { logs: record.logs, logsDropped: record.logsDropped, cpuMs, recycle, ...partial, ...(partial.error && { error: located(job.code, partial.error) }) };
   };
   const cpuStop = () => finish({ ok: false, stopped: "cpu", error: plain(`the program used more than ${limits.cpuMs} ms of CPU and was stopped (program_cpu_ms)`) });
 
@@ -155,7 +157,7 @@ async function run(job: RunJob): Promise<RunOutcome> {
     // calls; the outcome is read natively from run's own promise, which no program code can reach,
     // resolve or replace (unlike a global wrapper or ctx.resolvePromise, which looks up the guest's
     // Promise.resolve and then).
-    const pair = hold(ctx.unwrapResult(ctx.evalCode(PRELUDE, "atrium-prelude.js")));
+    const pair = hold(ctx.unwrapResult(ctx.evalCode(PRELUDE, PRELUDE_FILE)));
     const runFn = hold(ctx.getProp(pair, 0)), describeFn = hold(ctx.getProp(pair, 1));
     /** Reads a thrown value through the prelude, under the CPU budget. */
     const describe = (thrown: QuickJSHandle): GuestError => {
@@ -167,16 +169,18 @@ async function run(job: RunJob): Promise<RunOutcome> {
     };
 
     preparing = false;
-    // The program is one async arrow function; a bare body is accepted too.
-    let evaluated = guest(() => ctx.evalCode(`(() => (\n${job.code}\n))`, "program.js"));
+    // The program is one async arrow function; a bare body is accepted too. When neither reading
+    // parses, the syntax error reported is the one of the reading that parsed further.
+    let evaluated = guest(() => ctx.evalCode(asExpression(job.code), PROGRAM_FILE));
     if (evaluated.error) {
       const first = describe(hold(evaluated.error));
       if (cpuExceeded) return cpuStop();
-      evaluated = guest(() => ctx.evalCode(`(async () => {\n${job.code}\n})`, "program.js"));
+      evaluated = guest(() => ctx.evalCode(asBody(job.code), PROGRAM_FILE));
       if (evaluated.error) {
-        hold(evaluated.error);
+        const second = describe(hold(evaluated.error));
         if (cpuExceeded) return cpuStop();
-        return finish({ ok: false, stopped: "syntax", error: first.host ? first : plain(first.message, first.name) });
+        if (first.host) return finish({ ok: false, stopped: "syntax", error: first });
+        return finish({ ok: false, stopped: "syntax", error: furtherSyntaxError(first, second) });
       }
     }
     const thunk = hold(evaluated.value);

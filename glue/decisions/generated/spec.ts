@@ -268,7 +268,9 @@ export const ErrorCode = {
   auth_required: 15,
   app_call_refused: 16,
   approval_declined: 17,
-  quarantined: 18
+  quarantined: 18,
+  program_error: 19,
+  program_syntax_error: 20
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export type ErrorCodeName = keyof typeof ErrorCode;
@@ -791,6 +793,8 @@ export const HOST_DESCRIBE_ADDRESSES_MAX = 50;
 export const HOST_ADDRESS_CHARS_MAX = 1024;
 /** 2048 characters: Serialized options of one atrium.search (connector, safety, limit, offset) */
 export const HOST_SEARCH_OPTIONS_CHARS_MAX = 2048;
+/** 1000 calls: Host calls one run may have refused at the call (over a budget, bad arguments), each a rejected promise in the guest; the next one throws where it is made, one shared typed error, so a flood of unawaited calls cannot fill the heap before the program sees a typed error */
+export const HOST_CALL_REFUSALS_MAX = 1000;
 /** 4194304 bytes: Part of sandbox_heap_bytes kept under QuickJS's memory limit, so its allocator reports a clean, catchable out-of-memory instead of grinding against the fixed wasm memory */
 export const SANDBOX_ALLOCATOR_RESERVE_BYTES = 4194304;
 /** 16 MiB: Node stack of one sandbox worker thread (resourceLimits.stackSizeMb) */
