@@ -68,6 +68,17 @@ export const quarantinedDescription = "(withheld: this tool is quarantined until
 export const quarantinedNextText = (connector: string, tool: string) =>
   `a person must review the change with \`atrium pins\` in a terminal and accept it with \`atrium pins accept ${connector} ${tool}\` (or reject it); until then the tool cannot be called by any path`;
 
+/** The words of an address that resolves to no single tool (catalog/resolver.ts); names arrive clamped. */
+const nearestText = (nearest: readonly string[]) => (nearest.length ? `; did you mean ${nearest.join(" or ")}?` : "");
+export const addressText = {
+  malformed: (got: string, nearest: readonly string[]) => `address must be "<connectorId>.<toolName>", got ${got}${nearestText(nearest)}`,
+  noConnector: (written: string, removed: boolean, known: readonly string[], nearest: readonly string[]) =>
+    `no connector named ${written}${removed ? " (a config reload removed it)" : ""}; connectors: ${known.join(", ") || "none"}${nearestText(nearest)}`,
+  noTool: (connector: string, tool: string, nearest: readonly string[]) => `connector ${connector} has no tool ${tool}${nearestText(nearest)}`,
+  ambiguousConnector: (written: string, ids: readonly string[]) => `${written} is ambiguous: connector ids ${ids.join(", ")} share the identifier ${written}; use the exact address, e.g. ${ids[0]}.<tool>`,
+  ambiguousTool: (written: string, addresses: readonly string[]) => `${written} is ambiguous: tools ${addresses.join(", ")} share one identifier; use the exact address`,
+};
+
 /** Why a program's write did not run after its question (spec/approvals.md P8–P11); `timed_out`:
  * the run's approval wait (approval_wait_ms) ran out with the question open. */
 export const approvalDeclinedText: Record<ApprovalOutcomeReasonName | "timed_out", string> = {
