@@ -2,17 +2,19 @@
 // `atrium.describe`: the same ranking (lexical, or hybrid once the semantic layer's vectors are
 // ready), the same row shape, and the same list of connectors whose tools are missing (and why),
 // whichever path asks. A quarantined tool (spec/pins.md) is listed with why and the command that
-// reviews it, its own text withheld.
+// reviews it, its own text withheld. And the answer to a tools/call naming none of atrium's own
+// tools (often a connector's tool by its bare name): the address, and how to call it.
 import type { Catalog } from "../catalog/catalog.js";
 import { searchIndex, type ExtraScores, type SearchQuery } from "../catalog/search-index.js";
-import { AtriumError } from "../support/errors.js";
+import { AtriumError, clampEcho, type ErrorBody, type NextAction } from "../support/errors.js";
 import { shortDescription } from "../catalog/describe.js";
 import { compactSchema } from "../catalog/compact-schema.js";
 import type { CatalogEntry } from "../catalog/entry.js";
-import type { NextAction } from "../support/errors.js";
 import { SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
 import { semanticEvidence } from "../embeddings/evidence.js";
-import { pinReasonText, quarantinedDescription } from "../decisions/messages.js";
+import { pinReasonText, quarantinedDescription, unknownMetaToolText } from "../decisions/messages.js";
+import { nearestAddresses } from "../catalog/resolver.js";
+import { nearestNames } from "../support/text/nearest-names.js";
 
 /** A tool no path may call until the operator accepts its change (spec/pins.md): why, and the command. */
 interface Quarantined { reason: string; change: string; review: string }
@@ -108,4 +110,27 @@ export function describeTool(catalog: Catalog, address: unknown) {
   // A quarantined tool's definition is what is in question: none of its text reaches the model.
   if (quarantined) return { ok: true as const, address: entry.address, description: quarantinedDescription, safety: entry.safety, reason: entry.reason, quarantined };
   return { ok: true as const, address: entry.address, title: entry.title, description: entry.description, safety: entry.safety, reason: entry.reason, inputSchema: compactSchema(entry.inputSchema) };
+}
+
+/**
+ * A tools/call naming none of atrium's own tools (`own`: those this host is offered): its words and
+ * the typed error its JSON-RPC error carries as data. A connector's tool called by its bare name
+ * (or its address) is named with the call that reaches it; anything else is sent to search_tools.
+ */
+export function unknownMetaTool(catalog: Catalog, name: string, own: readonly string[]): { message: string; data: ErrorBody } {
+  let exact: CatalogEntry | undefined;
+  try { exact = catalog.resolve(name).entry; } catch { exact = undefined; }
+  const entries = catalog.entries();
+  const near = exact ? [exact] : nearestAddresses(name, entries).map((a) => entries.find((e) => e.address === a)!);
+  const via = (e: CatalogEntry) => (e.safety === "read_only" ? "call_tool" : "call_destructive_tool");
+  const shown = clampEcho(name);
+  const message = unknownMetaToolText(shown, own, nearestNames(name, own), near.map((e) => ({ address: e.address, via: via(e) })));
+  const first = near[0];
+  const error = new AtriumError("unknown_tool", message, {
+    ...(near.length && { details: { nearest: near.map((e) => e.address) } }),
+    nextAction: first
+      ? { tool: via(first), arguments: { address: first.address, args: {} }, purpose: `call the connector's tool ${first.address} by its address` }
+      : { tool: "search_tools", arguments: { query: shown }, purpose: "find the tool's address" },
+  });
+  return { message, data: error.toJSON() };
 }

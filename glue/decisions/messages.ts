@@ -79,6 +79,16 @@ export const addressText = {
   ambiguousTool: (written: string, addresses: readonly string[]) => `${written} is ambiguous: tools ${addresses.join(", ")} share one identifier; use the exact address`,
 };
 
+/** A tools/call naming none of atrium's own tools (often a connector's tool by its bare name): what to do instead. */
+export const unknownMetaToolText = (name: string, own: readonly string[], nearOwn: readonly string[], addresses: readonly { address: string; via: string }[]) => {
+  const head = `Unknown tool: ${name}${nearOwn.length ? ` (did you mean ${nearOwn.join(" or ")}?)` : ""}. atrium's own tools are ${own.join(", ")}`;
+  if (addresses.length) {
+    const calls = addresses.map((a) => `${a.address} (${a.via} { "address": "${a.address}", "args": {...} })`).join(", or ");
+    return `${head}; ${name} looks like a connector's tool, called by its address: ${calls}, or from execute_code with atrium.call("${addresses[0]!.address}", args). search_tools finds others.`;
+  }
+  return `${head}. A connector's tool is called by its address (<connector>.<tool>): find it with search_tools, then call it with call_tool (read-only) or call_destructive_tool, or from execute_code.`;
+};
+
 /** Why a program's write did not run after its question (spec/approvals.md P8–P11); `timed_out`:
  * the run's approval wait (approval_wait_ms) ran out with the question open. */
 export const approvalDeclinedText: Record<ApprovalOutcomeReasonName | "timed_out", string> = {
