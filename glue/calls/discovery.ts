@@ -12,7 +12,8 @@ import { compactSchema } from "../catalog/compact-schema.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import { SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
 import { semanticEvidence } from "../embeddings/evidence.js";
-import { pinReasonText, quarantinedDescription, unknownMetaToolText } from "../decisions/messages.js";
+import { pinReasonText, quarantinedDescription, searchNothingWhileStartingText, searchStartingText, unknownMetaToolText } from "../decisions/messages.js";
+import { MS_PER_SECOND } from "../support/format.js";
 import { nearestAddresses } from "../catalog/resolver.js";
 import { nearestNames } from "../support/text/nearest-names.js";
 
@@ -37,6 +38,8 @@ export interface SemanticSource {
 type Ranking = "lexical" | "hybrid";
 
 export interface Found {
+  /** First, in words, while connectors are still starting: which, and how to ask again (their tools are not in this answer). */
+  starting?: string;
   /** "hybrid" when the semantic layer scored this search; "lexical" when it was off, not ready or late. */
   ranking: Ranking;
   total: number;
@@ -61,7 +64,9 @@ export function findTools(catalog: Catalog, q: SearchQuery & { schemas?: boolean
   const { total, rows } = searchIndex(catalog.index(), q, extra);
   const ranking: Ranking = extra ? "hybrid" : "lexical";
   const missing = catalog.missing().filter((m) => !q.connector || m.connector === q.connector);
+  const starting = catalog.starting().filter((c) => !q.connector || c.connector === q.connector);
   return {
+    ...(starting.length > 0 && { starting: startingNotice(starting) }),
     ranking,
     total,
     results: rows.map(({ entry, score, weak }) => ({
@@ -75,16 +80,33 @@ export function findTools(catalog: Catalog, q: SearchQuery & { schemas?: boolean
       ...(q.schemas && { inputSchema: compactSchema(entry.inputSchema) }),
     })),
     ...(missing.length > 0 && { unavailable: missing.map((m) => ({ connector: m.connector, state: m.state, problem: m.problem, ...(m.nextAction && { nextAction: m.nextAction }) })) }),
-    ...((total === 0 || (allWeak(rows) && !q.offset)) && { hint: hintFor(catalog, q, missing.length > 0, total > 0) }),
+    ...((total === 0 || (allWeak(rows) && !q.offset)) && { hint: hintFor(catalog, q, missing.length > 0, total > 0, starting.map((c) => c.connector)) }),
   };
+}
+
+const startingNotice = (list: ReturnType<Catalog["starting"]>): string => searchStartingText(list.map((c) => ({
+  connector: c.connector,
+  startS: Math.ceil(c.startMs / MS_PER_SECOND),
+  ...(c.nextAttemptAt !== undefined && { retryInS: Math.max(0, Math.ceil((c.nextAttemptAt - Date.now()) / MS_PER_SECOND)) }),
+})));
+
+/**
+ * Waits, bounded by its start deadline (connector startTimeoutMs) or the caller's signal, for the
+ * one connector a search filter or an address names, as a call does (invoke.ts): a search or
+ * describe right after atrium starts answers from it, not from its absence. Never throws.
+ */
+async function settled(catalog: Catalog, address: unknown, signal?: AbortSignal): Promise<void> {
+  await catalog.connectorOf(address)?.whenSettled(signal);
 }
 
 /**
  * findTools with the semantic layer: the search's phrasings are scored by meaning when its vectors
  * are ready (waiting at most EMBED_QUERY_WAIT_MS, inside the layer), and fused with the lexical
- * ranking; otherwise, or when it is late, the answer is lexical at once.
+ * ranking; otherwise, or when it is late, the answer is lexical at once. A search naming a
+ * connector first waits for it (settled); one across all connectors does not.
  */
-export async function searchCatalog(catalog: Catalog, semantic: SemanticSource | undefined, q: SearchQuery & { schemas?: boolean }): Promise<Found> {
+export async function searchCatalog(catalog: Catalog, semantic: SemanticSource | undefined, q: SearchQuery & { schemas?: boolean }, signal?: AbortSignal): Promise<Found> {
+  if (typeof q.connector === "string") await settled(catalog, `${q.connector}.`, signal);
   const phrasings = [q.query, ...(Array.isArray(q.queries) ? q.queries : [])].filter((p) => typeof p === "string" && p.trim() !== "").slice(0, SEARCH_PHRASINGS_MAX);
   const pending = phrasings.length > 0 ? semantic?.scores(phrasings) : undefined;
   const cosines = pending ? await pending : undefined;
@@ -94,13 +116,22 @@ export async function searchCatalog(catalog: Catalog, semantic: SemanticSource |
 /** A first page with results, every one of them weak: as good as nothing found (the hint says so). */
 const allWeak = (rows: readonly { weak: boolean }[]): boolean => rows.length > 0 && rows.every((r) => r.weak);
 
-function hintFor(catalog: Catalog, q: SearchQuery, someUnavailable: boolean, onlyWeak: boolean): Hint {
+function hintFor(catalog: Catalog, q: SearchQuery, someUnavailable: boolean, onlyWeak: boolean, starting: readonly string[]): Hint {
   const connectors = catalog.connectorIds();
   const scope = q.connector ? `connector ${q.connector}` : connectors.length > 0 ? "any connector" : "the catalog (no connector is configured)";
-  const parts = [onlyWeak ? `No tool in ${scope} matched well: every result is weak, probably not what was asked for.` : `No tool in ${scope} matched.`, "Try the words a tool's name would use (create, list, get, search, update, delete and the thing), or pass two or three phrasings in `queries`;", "an empty query lists every tool."];
+  const first = starting.length > 0 && !onlyWeak ? searchNothingWhileStartingText(starting)
+    : onlyWeak ? `No tool in ${scope} matched well: every result is weak, probably not what was asked for.` : `No tool in ${scope} matched.`;
+  const parts = [first, "Try the words a tool's name would use (create, list, get, search, update, delete and the thing), or pass two or three phrasings in `queries`;", "an empty query lists every tool."];
   if (q.safety && q.safety !== "any") parts.push(`Only ${q.safety} tools were searched.`);
+  if (starting.length > 0 && onlyWeak) parts.push(searchNothingWhileStartingText(starting));
   if (someUnavailable) parts.push("Some connectors are unavailable: their tools are missing (see `unavailable`).");
   return { message: parts.join(" "), connectors };
+}
+
+/** describeTool once the connector the address names has settled (its start, a changing listing). */
+export async function describeSettled(catalog: Catalog, address: unknown, signal?: AbortSignal): Promise<ReturnType<typeof describeTool>> {
+  await settled(catalog, address, signal);
+  return describeTool(catalog, address);
 }
 
 /** One tool's full description, or a typed error from resolving its address (thrown). */

@@ -62,6 +62,14 @@ export class Catalog {
       });
   }
 
+  /** Connectors whose start is not done yet (an attempt in progress, or the next one scheduled):
+   * search says so first, since their tools are not in its answer. */
+  starting(): { connector: string; startMs: number; nextAttemptAt?: number }[] {
+    return this.registry.connectors
+      .filter((c) => c.state === "starting" || c.state === "retrying")
+      .map((c) => ({ connector: c.id, startMs: c.config.startTimeoutMs, ...(c.nextAttemptAt !== undefined && { nextAttemptAt: c.nextAttemptAt }) }));
+  }
+
   /** Ids of the connectors that are not disabled (each gets a program global). */
   connectorIds(): string[] {
     return this.registry.connectors.filter((c) => c.state !== "disabled").map((c) => c.id);

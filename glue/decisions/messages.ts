@@ -89,6 +89,16 @@ export const unknownMetaToolText = (name: string, own: readonly string[], nearOw
   return `${head}. A connector's tool is called by its address (<connector>.<tool>): find it with search_tools, then call it with call_tool (read-only) or call_destructive_tool, or from execute_code.`;
 };
 
+/** What a search says first while connectors are still starting: which, and how to ask again (a search naming one waits for it). */
+export const searchStartingText = (list: readonly { connector: string; startS: number; retryInS?: number }[]) => {
+  const names = list.map((c) => `${c.connector}${c.retryInS === undefined ? "" : ` (its last start failed; atrium tries again in ${c.retryInS} s)`}`);
+  const one = list.length === 1;
+  return `Still starting: ${names.join(", ")}. ${one ? "Its" : "Their"} tools are not in these results yet: search again in a few seconds, or now with connector: "${list[0]!.connector}", which waits for ${one ? "its" : "that connector's"} start (up to ${list[0]!.startS} s).`;
+};
+/** A search's hint when nothing matched while connectors are still starting: not "no such tool". */
+export const searchNothingWhileStartingText = (names: readonly string[]) =>
+  `No tool matched among the connectors that are ready; ${names.join(", ")} ${names.length === 1 ? "is" : "are"} still starting, so ${names.length === 1 ? "its" : "their"} tools were not searched (see \`starting\`).`;
+
 /** Why a program's write did not run after its question (spec/approvals.md P8–P11); `timed_out`:
  * the run's approval wait (approval_wait_ms) ran out with the question open. */
 export const approvalDeclinedText: Record<ApprovalOutcomeReasonName | "timed_out", string> = {
