@@ -8,7 +8,7 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { startAtrium, npmBin, type Atrium } from "./harness/atrium-client.js";
+import { startAtrium, npmBin, fixture, nodeServer, type Atrium } from "./harness/atrium-client.js";
 import { matchName } from "../glue/catalog/resolver.js";
 
 let a: Atrium;
@@ -92,5 +92,31 @@ describe("the resolver's rule", () => {
     expect(matchName("delete_", ["delete"])).toEqual({ name: "delete" });
     expect(matchName("a_b", ["a-b", "a.b"])).toEqual({ ambiguous: ["a-b", "a.b"] });
     expect(matchName("Echo", ["echo"])).toEqual({ none: true });
+  });
+});
+
+describe("an identifier two names share fails closed on every path; one a single name has reaches it", () => {
+  let b: Atrium;
+  const defs = () => join(files, "defs.json");
+  beforeAll(async () => {
+    const tool = (name: string) => ({ name, description: `tool ${name}`, inputSchema: { type: "object" }, annotations: { readOnlyHint: true } });
+    writeFileSync(defs(), JSON.stringify([tool("a-b"), tool("a.b"), tool("peek")]));
+    b = await startAtrium({ config: { mcpServers: { "my-db": nodeServer(fixture("pins-server"), { args: [fixture("pins-server"), defs()] }) } } });
+  }, 60_000);
+  afterAll(async () => { await b?.close(); });
+
+  it("call_tool my-db.a_b is ambiguous_tool_alias naming both tools, as the program's global is; the exact addresses run", async () => {
+    const err = ((await b.call("call_tool", { address: "my-db.a_b" })).structuredContent as any).error;
+    expect(err).toMatchObject({ code: "ambiguous_tool_alias", retryable: false, details: { candidates: ["my-db.a-b", "my-db.a.b"] } });
+    const v = await b.value(`async () => ({
+      global: await my_db.a_b({}).catch((e) => e.code),
+      exact: (await atrium.call("my-db.a.b", {})).ran,
+    })`);
+    expect(v).toEqual({ global: "ambiguous_tool_alias", exact: "a.b" });
+    expect((await b.json("call_tool", { address: "my-db.a-b", resultMode: "value" })).data).toEqual({ ran: "a-b" });
+  });
+
+  it("a connector's identifier form reaches it: call_tool my_db.peek runs my-db.peek", async () => {
+    expect((await b.json("call_tool", { address: "my_db.peek", resultMode: "value" })).data).toEqual({ ran: "peek" });
   });
 });
