@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 import { atriumBin, npmBin, repo, startAtrium, type Atrium } from "./harness/atrium-client.js";
+import { waitFor } from "./harness/until.js";
 
 const sdk1 = (path: string) => import(pathToFileURL(join(repo, "test/servers/node_modules/@modelcontextprotocol/sdk/dist/esm", path)).href);
 
@@ -29,11 +30,7 @@ beforeAll(async () => {
   await v1.connect(new StdioClientTransport({ command: process.execPath, args: [atriumBin, "--config", join(dir, "atrium.json")], cwd: dir, env: { ATRIUM_STATE_DIR: join(dir, "state") }, stderr: "pipe" }));
   v2 = await startAtrium({ config: config() });
   // The SDK 1 atrium's connector has made its first start before the calls (as startAtrium waits for v2's).
-  for (let i = 0; i < 400; i++) {
-    const r = await v1.callTool({ name: "search_tools", arguments: { query: "", limit: 1 } });
-    if (!r.structuredContent?.unavailable) break;
-    await new Promise((res) => setTimeout(res, 25));
-  }
+  await waitFor(async () => !(await v1.callTool({ name: "search_tools", arguments: { query: "", limit: 1 } })).structuredContent?.unavailable, "filesystem ready behind the SDK 1 host");
 }, 60_000);
 afterAll(async () => {
   await v1?.close().catch(() => {});
