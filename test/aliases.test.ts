@@ -1,5 +1,6 @@
 import { describe, it, expect } from "vitest";
-import { buildAliases, toIdentifier } from "../glue/sandbox/aliases.js";
+import { buildAliases } from "../glue/sandbox/aliases.js";
+import { toIdentifier } from "../glue/catalog/resolver.js";
 import { guestGlobals } from "../glue/sandbox/guest-config.js";
 import type { CatalogEntry } from "../glue/catalog/entry.js";
 

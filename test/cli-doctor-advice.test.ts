@@ -1,7 +1,8 @@
 // The word rules behind doctor's advice: which tool names look read-only (a suggestion only),
 // and which real names a mistyped readOnlyTools/approvalTools entry was probably meant to be.
 import { describe, it, expect } from "vitest";
-import { firstWord, looksReadOnly, nearestNames, readOnlySuggestion, unlistedTools } from "../glue/commands/doctor-advice.js";
+import { firstWord, looksReadOnly, readOnlySuggestion, unlistedTools } from "../glue/commands/doctor-advice.js";
+import { nearestNames } from "../glue/support/text/nearest-names.js";
 
 describe("doctor advice", () => {
   it("reads the first word of snake_case, kebab-case, dotted and camelCase names", () => {

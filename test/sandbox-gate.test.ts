@@ -39,7 +39,7 @@ function oneToolCatalog() {
   const entry: CatalogEntry = { address: "x.y", connectorId: "x", name: "y", description: "answers one", inputSchema: {}, safety: "read_only", reason: "annotated_read_only", maxResultBytes: 65_536, appVisibility: 0, appWrites: false };
   const counts = { ran: 0 };
   const connector = { config: { timeoutMs: 10_000 }, call: async () => { counts.ran++; return { content: [{ type: "text", text: "1" }] }; } };
-  const catalog = { connectorOf: () => undefined, resolve: () => ({ entry, connector }), index: () => buildSearchIndex([entry]), missing: () => [], connectorIds: () => ["x"], classOf: () => "read_only" } as unknown as Catalog;
+  const catalog = { connectorOf: () => undefined, resolve: () => ({ entry, connector }), index: () => buildSearchIndex([entry]), missing: () => [], starting: () => [], connectorIds: () => ["x"], classOf: () => "read_only" } as unknown as Catalog;
   return { catalog, counts };
 }
 

@@ -15,6 +15,9 @@ import { buildSearchIndex, type SearchIndex } from "./search-index.js";
 import type { PinService, PinVerdict } from "../pins/service.js";
 import { whereOf } from "../pins/pin-file.js";
 import { NO_PIN_FACTS } from "../pins/facts.js";
+import { matchName, nearestAddresses, splitAddress } from "./resolver.js";
+import { nearestNames } from "../support/text/nearest-names.js";
+import { addressText } from "../decisions/messages.js";
 
 /** Without a pin service (a test's catalog), every tool is judged as with pins "off". */
 const UNPINNED: PinVerdict = { state: "matches", facts: NO_PIN_FACTS };
@@ -59,6 +62,14 @@ export class Catalog {
       });
   }
 
+  /** Connectors whose start is not done yet (an attempt in progress, or the next one scheduled):
+   * search says so first, since their tools are not in its answer. */
+  starting(): { connector: string; startMs: number; nextAttemptAt?: number }[] {
+    return this.registry.connectors
+      .filter((c) => c.state === "starting" || c.state === "retrying")
+      .map((c) => ({ connector: c.id, startMs: c.config.startTimeoutMs, ...(c.nextAttemptAt !== undefined && { nextAttemptAt: c.nextAttemptAt }) }));
+  }
+
   /** Ids of the connectors that are not disabled (each gets a program global). */
   connectorIds(): string[] {
     return this.registry.connectors.filter((c) => c.state !== "disabled").map((c) => c.id);
@@ -69,31 +80,43 @@ export class Catalog {
     return this.registry.connectors.map((c) => c.id);
   }
 
-  /** The connector an address names, if any (so a caller can wait for that one alone). */
+  /** The connector an address names, by its id or its identifier (catalog/resolver.ts), if it names
+   * exactly one: so a caller can wait for that one alone. */
   connectorOf(address: unknown): Connector | undefined {
-    if (typeof address !== "string") return undefined;
-    const dot = address.indexOf(".");
-    return dot > 0 ? this.registry.get(address.slice(0, dot)) : undefined;
+    const written = typeof address === "string" ? splitAddress(address) : undefined;
+    const m = written && matchName(written.connector, this.connectorNames());
+    return m && "name" in m ? this.registry.get(m.name) : undefined;
   }
 
-  /** `<connectorId>.<toolName>` → the entry and its connector, or a typed error. */
+  /** `<connectorId>.<toolName>` (or its identifier form) → the entry and its connector, or a typed
+   * error: ambiguous_tool_alias, or unknown_address / unknown_tool naming the nearest real addresses. */
   resolve(address: unknown): Resolved {
-    if (typeof address !== "string" || !address.includes(".")) {
-      throw new AtriumError("unknown_address", `address must be "<connectorId>.<toolName>", got ${clampEcho(address)}`, { nextAction: searchAction(undefined) });
+    const { entries, byAddress } = this.build();
+    const written = typeof address === "string" ? splitAddress(address) : undefined;
+    if (!written) {
+      const nearest = typeof address === "string" ? nearestAddresses(address, entries) : [];
+      throw new AtriumError("unknown_address", addressText.malformed(clampEcho(address), nearest), { nextAction: searchAction(undefined), ...(nearest.length && { details: { nearest } }) });
     }
-    const dot = address.indexOf(".");
-    const connectorId = address.slice(0, dot);
-    const connector = this.registry.get(connectorId);
-    if (!connector) {
-      const gone = this.registry.wasRemoved(connectorId) ? " (a config reload removed it)" : "";
-      throw new AtriumError("unknown_address", `no connector named ${clampEcho(connectorId)}${gone}; connectors: ${this.registry.connectors.map((c) => c.id).join(", ") || "none"}`, { nextAction: searchAction(undefined) });
+    const exact = byAddress.get(address as string);
+    if (exact) return { entry: exact, connector: this.registry.get(exact.connectorId)! };
+    const ids = this.connectorNames();
+    const c = matchName(written.connector, ids);
+    if ("ambiguous" in c) throw new AtriumError("ambiguous_tool_alias", addressText.ambiguousConnector(clampEcho(written.connector), c.ambiguous), { details: { connectors: c.ambiguous } });
+    if ("none" in c) {
+      const nearest = nearestNames(written.connector, ids);
+      throw new AtriumError("unknown_address", addressText.noConnector(clampEcho(written.connector), this.registry.wasRemoved(written.connector), ids, nearest), { nextAction: searchAction(undefined), ...(nearest.length && { details: { nearest } }) });
     }
-    const entry = this.build().byAddress.get(address);
-    if (!entry) {
-      if (connector.state !== "ready" && connector.tools.length === 0) throw connector.unavailable();
-      throw new AtriumError("unknown_tool", `connector ${connectorId} has no tool ${clampEcho(address.slice(dot + 1))}`, { nextAction: searchAction(connectorId) });
+    const connector = this.registry.get(c.name)!;
+    const own = entries.filter((e) => e.connectorId === connector.id);
+    const t = matchName(written.tool, own.map((e) => e.name));
+    if ("name" in t) return { entry: byAddress.get(`${connector.id}.${t.name}`)!, connector };
+    if ("ambiguous" in t) {
+      const addresses = t.ambiguous.map((n) => `${connector.id}.${n}`);
+      throw new AtriumError("ambiguous_tool_alias", addressText.ambiguousTool(clampEcho(`${connector.id}.${written.tool}`), addresses), { details: { candidates: addresses } });
     }
-    return { entry, connector };
+    if (connector.state !== "ready" && connector.tools.length === 0) throw connector.unavailable();
+    const nearest = nearestAddresses(written.tool, own);
+    throw new AtriumError("unknown_tool", addressText.noTool(connector.id, clampEcho(written.tool), nearest), { nextAction: searchAction(connector.id), ...(nearest.length && { details: { nearest } }) });
   }
 
   private build() {

@@ -1,11 +1,7 @@
 // What `atrium doctor` tells an operator beyond health: operator lists naming tools the server
 // does not have (the operator's intent is silently not applied), and for tools without a
 // readOnlyHint a `readOnlyTools` line to review. Advice only: nothing here changes a config.
-import { editDistance } from "../support/text/edit-distance.js";
-import {
-  NAME_SUGGESTIONS_MAX, SUGGEST_CONTAINS_CHARS_MIN, SUGGEST_LONG_NAME_EDITS, SUGGEST_MEDIUM_NAME_CHARS, SUGGEST_MEDIUM_NAME_EDITS,
-  SUGGEST_SHORT_NAME_CHARS, SUGGEST_SHORT_NAME_EDITS,
-} from "../decisions/generated/spec.js";
+import { nearestNames } from "../support/text/nearest-names.js";
 
 /**
  * First words of tool names that usually mean "only reads" (`list_issues`, `getUser`,
@@ -33,22 +29,6 @@ export function unlistedTools(lists: { readOnlyTools: readonly string[]; approva
   }
   return out;
 }
-
-/**
- * The real names closest to a mistyped one (case-insensitive): those at the smallest edit
- * distance within reach (a few edits, fewer for short names), else those containing it or
- * contained in it; at most `max`, in the server's order.
- */
-export function nearestNames(name: string, names: readonly string[], max = NAME_SUGGESTIONS_MAX): string[] {
-  const want = name.toLowerCase();
-  const reach = want.length <= SUGGEST_SHORT_NAME_CHARS ? SUGGEST_SHORT_NAME_EDITS : want.length <= SUGGEST_MEDIUM_NAME_CHARS ? SUGGEST_MEDIUM_NAME_EDITS : SUGGEST_LONG_NAME_EDITS;
-  const scored = names.map((n) => ({ n, d: editDistance(want, n.toLowerCase()) })).filter((x) => x.d <= reach);
-  const best = Math.min(...scored.map((x) => x.d));
-  const close = scored.filter((x) => x.d === best).map((x) => x.n);
-  const containing = want.length >= SUGGEST_CONTAINS_CHARS_MIN ? names.filter((n) => n.toLowerCase().includes(want) || want.includes(n.toLowerCase())) : [];
-  return (close.length ? close : containing).slice(0, max);
-}
-
 
 /**
  * The `"readOnlyTools": [...]` line to put in the connector's entry: what it already lists plus

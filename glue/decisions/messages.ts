@@ -68,6 +68,37 @@ export const quarantinedDescription = "(withheld: this tool is quarantined until
 export const quarantinedNextText = (connector: string, tool: string) =>
   `a person must review the change with \`atrium pins\` in a terminal and accept it with \`atrium pins accept ${connector} ${tool}\` (or reject it); until then the tool cannot be called by any path`;
 
+/** The words of an address that resolves to no single tool (catalog/resolver.ts); names arrive clamped. */
+const nearestText = (nearest: readonly string[]) => (nearest.length ? `; did you mean ${nearest.join(" or ")}?` : "");
+export const addressText = {
+  malformed: (got: string, nearest: readonly string[]) => `address must be "<connectorId>.<toolName>", got ${got}${nearestText(nearest)}`,
+  noConnector: (written: string, removed: boolean, known: readonly string[], nearest: readonly string[]) =>
+    `no connector named ${written}${removed ? " (a config reload removed it)" : ""}; connectors: ${known.join(", ") || "none"}${nearestText(nearest)}`,
+  noTool: (connector: string, tool: string, nearest: readonly string[]) => `connector ${connector} has no tool ${tool}${nearestText(nearest)}`,
+  ambiguousConnector: (written: string, ids: readonly string[]) => `${written} is ambiguous: connector ids ${ids.join(", ")} share the identifier ${written}; use the exact address, e.g. ${ids[0]}.<tool>`,
+  ambiguousTool: (written: string, addresses: readonly string[]) => `${written} is ambiguous: tools ${addresses.join(", ")} share one identifier; use the exact address`,
+};
+
+/** A tools/call naming none of atrium's own tools (often a connector's tool by its bare name): what to do instead. */
+export const unknownMetaToolText = (name: string, own: readonly string[], nearOwn: readonly string[], addresses: readonly { address: string; via: string }[]) => {
+  const head = `Unknown tool: ${name}${nearOwn.length ? ` (did you mean ${nearOwn.join(" or ")}?)` : ""}. atrium's own tools are ${own.join(", ")}`;
+  if (addresses.length) {
+    const calls = addresses.map((a) => `${a.address} (${a.via} { "address": "${a.address}", "args": {...} })`).join(", or ");
+    return `${head}; ${name} looks like a connector's tool, called by its address: ${calls}, or from execute_code with atrium.call("${addresses[0]!.address}", args). search_tools finds others.`;
+  }
+  return `${head}. A connector's tool is called by its address (<connector>.<tool>): find it with search_tools, then call it with call_tool (read-only) or call_destructive_tool, or from execute_code.`;
+};
+
+/** What a search says first while connectors are still starting: which, and how to ask again (a search naming one waits for it). */
+export const searchStartingText = (list: readonly { connector: string; startS: number; retryInS?: number }[]) => {
+  const names = list.map((c) => `${c.connector}${c.retryInS === undefined ? "" : ` (its last start failed; atrium tries again in ${c.retryInS} s)`}`);
+  const one = list.length === 1;
+  return `Still starting: ${names.join(", ")}. ${one ? "Its" : "Their"} tools are not in these results yet: search again in a few seconds, or now with connector: "${list[0]!.connector}", which waits for ${one ? "its" : "that connector's"} start (up to ${list[0]!.startS} s).`;
+};
+/** A search's hint when nothing matched while connectors are still starting: not "no such tool". */
+export const searchNothingWhileStartingText = (names: readonly string[]) =>
+  `No tool matched among the connectors that are ready; ${names.join(", ")} ${names.length === 1 ? "is" : "are"} still starting, so ${names.length === 1 ? "its" : "their"} tools were not searched (see \`starting\`).`;
+
 /** Why a program's write did not run after its question (spec/approvals.md P8–P11); `timed_out`:
  * the run's approval wait (approval_wait_ms) ran out with the question open. */
 export const approvalDeclinedText: Record<ApprovalOutcomeReasonName | "timed_out", string> = {

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { clampEcho } from "../support/errors.js";
 import { listingSchema, type MetaTool, type ToolContext } from "./tools/meta-tool.js";
 import { runTool } from "./tools/run-tool.js";
+import { unknownMetaTool } from "../calls/discovery.js";
 import type { HostState } from "../decisions/host-detection.js";
 import type { HostDecision } from "../decisions/core.js";
 import { AppOnlyUse, LIST_CACHE_TTL_MS, Revision, STATELESS_REVISION, UI_EXTENSION_ID } from "../decisions/generated/spec.js";
@@ -144,7 +145,12 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
   });
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const tool = byName.get(request.params.name);
-    if (!tool || !offered(tool, ctx, AppOnlyUse.call)) throw mcpError(ErrorCode.InvalidParams, `Unknown tool: ${clampEcho(request.params.name)}`);
+    if (!tool || !offered(tool, ctx, AppOnlyUse.call)) {
+      // Worded once: an SDK 1 host prefixes "MCP error -32602: " itself (its McpError), so no prefix here.
+      const own = deps.tools.filter((t) => offered(t, ctx, AppOnlyUse.call)).map((t) => t.name);
+      const unknown = unknownMetaTool(deps.context.catalog, request.params.name, own);
+      throw new ProtocolError(ErrorCode.InvalidParams, unknown.message, unknown.data);
+    }
     const token = request.params._meta?.progressToken;
     // The host's elicitation facts (H13) for the core to judge; a server-to-client request to carry one exists on 2025-11-25 only (2026-07-28 has input_required results instead).
     const send = modern ? undefined : { ask: (params: Parameters<typeof ctx.mcpReq.elicitInput>[0] & { mode: "url" }, signal: AbortSignal) => ctx.mcpReq.elicitInput(params, { signal }), complete: (elicitationId: string) => ctx.mcpReq.notify({ method: "notifications/elicitation/complete", params: { elicitationId } }) };

@@ -16,7 +16,7 @@ import type { BudgetName } from "../decisions/generated/spec.js";
 import { APPROVAL_REASON_CHARS_MAX, Budget, SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
 import type { RunApprovals } from "../calls/approvals.js";
 import type { ActivitySink } from "../activity/events.js";
-import { describeTool, searchCatalog, type SemanticSource } from "../calls/discovery.js";
+import { describeSettled, searchCatalog, type SemanticSource } from "../calls/discovery.js";
 import { invoke } from "../calls/invoke.js";
 import { downstreamValue } from "../results/unwrap.js";
 import { AtriumError, asAtriumError } from "../support/errors.js";
@@ -152,7 +152,7 @@ export class RunBridge implements HostSide {
   private readonly handlers: { readonly [K in HostOp]: Handler<K> } = {
     search: {
       admit: this.spendCalls,
-      run: (p) => {
+      run: (p, _call, run) => {
         const list = Array.isArray(p.query) ? p.query : undefined;
         if (list && (list.length === 0 || list.length > SEARCH_PHRASINGS_MAX || !list.every((x) => typeof x === "string"))) {
           throw new AtriumError("invalid_args", `atrium.search([phrasings]): 1 to ${SEARCH_PHRASINGS_MAX} strings`);
@@ -166,23 +166,24 @@ export class RunBridge implements HostSide {
           safety: o.safety === "read_only" || o.safety === "approval" ? o.safety : "any",
           limit: typeof o.limit === "number" ? o.limit : undefined,
           offset: typeof o.offset === "number" ? o.offset : undefined,
-        }).then((found) => new Measured<HostOps["search"]["result"]>(JSON.stringify(found)));
+        }, run.signal).then((found) => new Measured<HostOps["search"]["result"]>(JSON.stringify(found)));
       },
     },
     describe: {
       admit: this.spendCalls,
-      run: ({ addresses }) => {
+      run: async ({ addresses }, _call, run) => {
         const one = typeof addresses === "string";
         const list = one ? [addresses] : addresses;
         if (!Array.isArray(list) || list.length === 0 || list.length > MAX_DESCRIBE) throw new AtriumError("invalid_args", `atrium.describe takes an address or an array of 1 to ${MAX_DESCRIBE} addresses`);
-        const out = list.map((address: unknown) => {
+        // Each address's connector is waited for (its start, a changing listing), as a call waits.
+        const out = await Promise.all(list.map(async (address: unknown) => {
           try {
-            return describeTool(this.deps.catalog, address);
+            return await describeSettled(this.deps.catalog, address, run.signal);
           } catch (e) {
             return { ok: false as const, address: typeof address === "string" ? address : null, error: this.errorBody(e) };
           }
-        });
-        return one ? out[0]! : out;
+        }));
+        return new Measured<HostOps["describe"]["result"]>(JSON.stringify(one ? out[0]! : out));
       },
     },
     call: {

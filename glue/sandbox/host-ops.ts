@@ -17,7 +17,7 @@ import { jsonDepth } from "./json-depth.js";
 // ---- The operations: what a program passes (as the main thread parses it: unchecked JSON) and gets back.
 
 interface SearchRow { address: string; description: string; safety: Safety; reason?: string; quarantined?: { reason: string; change: string; review: string }; score: number; weak?: true }
-interface SearchResult { ranking: "lexical" | "hybrid"; total: number; results: SearchRow[]; unavailable?: { connector: string; state: string; problem: string }[]; hint?: { message: string; connectors: string[] } }
+interface SearchResult { starting?: string; ranking: "lexical" | "hybrid"; total: number; results: SearchRow[]; unavailable?: { connector: string; state: string; problem: string }[]; hint?: { message: string; connectors: string[] } }
 type Described = { ok: true; address: string; title?: string; description: string; safety: Safety; reason: string; quarantined?: SearchRow["quarantined"]; inputSchema?: unknown } | { ok: false; address: string | null; error: ErrorBody };
 type BatchItem = { ok: true; data: unknown } | { ok: false; error: ErrorBody };
 

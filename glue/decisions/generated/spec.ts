@@ -747,7 +747,7 @@ export const ECHO_ARGS_BYTES_MAX = 512;
 export const EMIT_TYPE_ECHO_CHARS = 40;
 /** 3 keys: Unexpected keys an error names (atrium.emit blocks, atrium.ui options) */
 export const UNEXPECTED_KEYS_SHOWN = 3;
-/** 3 names: Names one did-you-mean offers (doctor's tool names) */
+/** 3 names: Names one did-you-mean offers (doctor's tool names; the nearest addresses or connectors of a call, search or describe that resolves to no tool) */
 export const NAME_SUGGESTIONS_MAX = 3;
 /** 4 characters: A mistyped name this short is matched within SUGGEST_SHORT_NAME_EDITS */
 export const SUGGEST_SHORT_NAME_CHARS = 4;

@@ -5,7 +5,8 @@
 // input-required, and the client's retry carrying the answer resumes the run.
 import { z } from "zod";
 import { defineTool, type ToolContext } from "./meta-tool.js";
-import { buildAliases, GUEST_GLOBALS, toIdentifier } from "../../sandbox/aliases.js";
+import { buildAliases, GUEST_GLOBALS } from "../../sandbox/aliases.js";
+import { toIdentifier } from "../../catalog/resolver.js";
 import { RunBridge } from "../../sandbox/bridge.js";
 import { RunApprovals, type QuestionChannel } from "../../calls/approvals.js";
 import { ParkedRun, ParkedRuns } from "../parked-runs.js";

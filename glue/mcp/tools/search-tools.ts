@@ -1,6 +1,7 @@
 // search_tools: one ranked list across every connector, best match first (lexical, or hybrid once
 // the semantic layer is ready; the answer says which); paging continues that order. Several phrasings (`queries`) are ranked each and fused. Connectors whose tools are
-// missing are named with the reason.
+// missing are named with the reason. A search naming a connector waits for its start (bounded by
+// its start deadline); one across all connectors answers at once and says first which are still starting.
 import { z } from "zod";
 import { createHash } from "node:crypto";
 import { defineTool } from "./meta-tool.js";
@@ -46,7 +47,7 @@ export const searchTools = defineTool({
   title: "Search tools",
   description: "Find tools across every connected server: addresses (<connector>.<tool>) ranked best first with a 0-1 score, each read_only (call_tool, programs) or approval (call_destructive_tool). When your words may not be the tool's words, pass two or three phrasings in `queries` (e.g. \"folder\", \"directory\"). Results marked weak are likely not what you asked for.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  uses: ["catalog", "semantic"] as const,
+  uses: ["catalog", "semantic", "signal"] as const,
   input,
   async run(args, ctx) {
     if ((args.query === "" ? 0 : 1) + (args.queries?.length ?? 0) > SEARCH_PHRASINGS_MAX) {
@@ -54,7 +55,7 @@ export const searchTools = defineTool({
     }
     const key = queryKey(args);
     const { offset, lexical } = readCursor(args.cursor, key);
-    const found = await searchCatalog(ctx.catalog, lexical ? undefined : ctx.semantic, { query: args.query, queries: args.queries, connector: args.connector, safety: args.safety, offset, limit: args.limit, schemas: args.schemas });
+    const found = await searchCatalog(ctx.catalog, lexical ? undefined : ctx.semantic, { query: args.query, queries: args.queries, connector: args.connector, safety: args.safety, offset, limit: args.limit, schemas: args.schemas }, ctx.signal);
     const next = offset + found.results.length;
     return jsonResult({ ...found, ...(next < found.total && { nextCursor: Buffer.from(`${next}.${key}.${found.ranking}`).toString("base64url") }) });
   },
