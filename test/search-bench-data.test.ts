@@ -1,10 +1,11 @@
 import { describe, it, expect } from "vitest";
-import { KINDS, SPLITS, loadCatalogs, loadQueries, loadSources, sharedWords, toolsByAddress } from "./bench/search/data.js";
+import { FIELD_KINDS, KINDS, SPLITS, loadCatalogs, loadFieldQueries, loadQueries, loadSources, sharedWords, toolsByAddress } from "./bench/search/data.js";
 
 // The search benchmark's data (test/bench/search) is sound: what `npm run bench:search` measures
 // rests on it. Reads files only: no network, no server started.
 const catalogs = loadCatalogs();
 const queries = loadQueries();
+const fieldQueries = loadFieldQueries();
 const tools = toolsByAddress(catalogs);
 
 describe("search benchmark data", () => {
@@ -69,6 +70,20 @@ describe("search benchmark data", () => {
       of.forEach((q, i) => expect(q.split, q.id).toBe(i % 2 === 0 ? "tune" : "heldout"));
       const tune = of.filter((q) => q.split === "tune").length;
       expect(Math.abs(tune - (of.length - tune))).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it("has a field set of at least 60 real-catalog queries (short, action words, naming the service, natural questions, negatives), ids unique across both files, each naming only existing addresses", () => {
+    expect(fieldQueries.length).toBeGreaterThanOrEqual(60);
+    const ids = [...queries, ...fieldQueries].map((q) => q.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const k of FIELD_KINDS) expect(fieldQueries.filter((q) => q.kind === k).length, k).toBeGreaterThanOrEqual(8);
+    for (const q of fieldQueries) {
+      expect(FIELD_KINDS, q.id).toContain(q.kind);
+      expect(q.split, q.id).toBe("field");
+      if (q.kind === "negative") expect(q.expect, q.id).toEqual([]);
+      else expect(q.expect.length, q.id).toBeGreaterThan(0);
+      for (const a of q.expect) expect(tools.has(a), `${q.id}: ${a}`).toBe(true);
     }
   });
 });

@@ -1,11 +1,20 @@
 // The software-domain lexicon (lexicon.json) as query expansion: which other terms a query's
 // words stand for. A group's members are tokenized and stemmed exactly as the index is, so a
 // member matches whatever the index would match; a phrase member matches only when its words
-// follow one another in the query (its words are matched alone as well).
+// follow one another in the query (its words are matched alone as well). Shorthands ("ls") are
+// read as the words they stand for before any of that.
 import data from "./lexicon.json" with { type: "json" };
 import { stem, words } from "./tokenize.js";
 
 interface Group { reason: string; words: string[] }
+
+/** A shorthand → the lowercase words it stands for. */
+const SHORTHANDS = new Map(Object.entries(data.shorthands as Record<string, string>).map(([k, v]) => [k, words(v)]));
+
+/** A query's words with every shorthand spelled out ("ls" → "list", "directory"). */
+export function spellOut(queryWords: readonly string[]): string[] {
+  return queryWords.flatMap((w) => SHORTHANDS.get(w) ?? [w]);
+}
 
 /** Each group as lists of stemmed terms (one list per member; phrases have several). */
 const GROUPS: string[][][] = (data.groups as Group[]).map((g) => g.words.map((w) => words(w).map(stem)).filter((m) => m.length > 0));

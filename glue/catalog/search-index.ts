@@ -2,7 +2,7 @@
 // postings so a query touches only the documents that share a term with it.
 import type { CatalogEntry, Safety } from "./entry.js";
 import { stem, words } from "./tokenize.js";
-import { expansions } from "./lexicon.js";
+import { expansions, spellOut } from "./lexicon.js";
 import { isJsonObject } from "../support/json-object.js";
 import { SEARCH_TUNING as T } from "./search-tuning.js";
 import { SEARCH_DESCRIPTION_INDEX_CHARS, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX, SEARCH_PARAM_DEPTH_MAX, SEARCH_PARAM_NAMES_MAX, SEARCH_PHRASINGS_MAX, SEARCH_QUERY_WORDS_MAX } from "../decisions/generated/spec.js";
@@ -42,6 +42,8 @@ interface Term {
   start: number;
   end: number;
   idf: number;
+  /** Some tool has the term in its name or title, not only in a description. */
+  named: boolean;
 }
 
 export interface SearchIndex {
@@ -50,6 +52,9 @@ export interface SearchIndex {
   readonly postDoc: Int32Array;
   readonly postWeight: Float64Array; // saturated, length-normalized term weight (IDF applied at query)
   readonly postInName: Uint8Array; // 1 when the term occurs in the tool name
+  readonly postStrong: Uint8Array; // 1 when the term occurs in the tool name or title (not only mentioned)
+  readonly docConnector: Int32Array; // doc → its connector's number
+  readonly connectorsByTerm: ReadonlyMap<string, readonly number[]>; // a stemmed word of a connector id → the connectors whose id holds it
   readonly byName: ReadonlyMap<string, number[]>; // lowercased name → docs
   readonly names: readonly string[]; // doc → lowercased name (prefix matches)
   readonly byAddress: ReadonlyMap<string, number[]>; // lowercased address → docs
@@ -64,6 +69,7 @@ export interface SearchIndex {
 // Field weights and the other ranking weights: search-tuning.ts.
 const FIELDS = T.fields;
 const NAME_FIELD = 0;
+const TITLE_FIELD = 1;
 const K1 = T.k1;
 // A word also indexes its exact surface form ("=incidents") when that differs from its stem,
 // so "incidents" prefers list_incidents over get_incident while still matching both.
@@ -152,13 +158,15 @@ export function buildSearchIndex(entries: CatalogEntry[]): SearchIndex {
   const rowDoc: number[] = [];
   const rowWeight: number[] = [];
   const rowInName: number[] = [];
+  const rowStrong: number[] = [];
   const byName = new Map<string, number[]>();
   const byAddress = new Map<string, number[]>();
   // Dense per-doc accumulators by term id (grown by doubling; a sparse JS array would go slow).
   let tf = new Float64Array(T.scratchTerms);
   let inName = new Uint8Array(T.scratchTerms);
+  let strong = new Uint8Array(T.scratchTerms);
   const docTerms: number[] = [];
-  const add = (t: number, unit: number, name: boolean): void => {
+  const add = (t: number, unit: number, name: boolean, named: boolean): void => {
     if (t >= tf.length) {
       const size = Math.max(t + 1, tf.length * T.growth);
       const grownTf = new Float64Array(size);
@@ -167,10 +175,14 @@ export function buildSearchIndex(entries: CatalogEntry[]): SearchIndex {
       const grownName = new Uint8Array(size);
       grownName.set(inName);
       inName = grownName;
+      const grownStrong = new Uint8Array(size);
+      grownStrong.set(strong);
+      strong = grownStrong;
     }
     if (tf[t] === 0) docTerms.push(t);
     tf[t] += unit;
     if (name) inName[t] = 1;
+    if (named) strong[t] = 1;
   };
   for (let d = 0; d < n; d++) {
     pushTo(byName, text(docs[d]!.name).toLowerCase(), d);
@@ -181,10 +193,11 @@ export function buildSearchIndex(entries: CatalogEntry[]): SearchIndex {
       if (list.length === 0) continue;
       const { weight, b } = FIELDS[f]!;
       const unit = weight / (1 - b + (b * list.length) / avgLen[f]!);
+      const named = f === NAME_FIELD || f === TITLE_FIELD;
       for (const w of list) {
         const id = wordId(w);
-        add(wordStem[id]!, unit, f === NAME_FIELD);
-        if (wordSurface[id]! >= 0) add(wordSurface[id]!, unit, false);
+        add(wordStem[id]!, unit, f === NAME_FIELD, named);
+        if (wordSurface[id]! >= 0) add(wordSurface[id]!, unit, false, named);
       }
     }
     for (const t of docTerms) {
@@ -193,8 +206,10 @@ export function buildSearchIndex(entries: CatalogEntry[]): SearchIndex {
       rowDoc.push(d);
       rowWeight.push((w * (K1 + 1)) / (w + K1));
       rowInName.push(inName[t]!);
+      rowStrong.push(strong[t]!);
       tf[t] = 0;
       inName[t] = 0;
+      strong[t] = 0;
     }
     docTerms.length = 0;
   }
@@ -208,16 +223,31 @@ export function buildSearchIndex(entries: CatalogEntry[]): SearchIndex {
   const postDoc = new Int32Array(rowTerm.length);
   const postWeight = new Float64Array(rowTerm.length);
   const postInName = new Uint8Array(rowTerm.length);
+  const postStrong = new Uint8Array(rowTerm.length);
   for (let r = 0; r < rowTerm.length; r++) {
     const at = fill[rowTerm[r]!]!++;
     postDoc[at] = rowDoc[r]!;
     postWeight[at] = rowWeight[r]!;
     postInName[at] = rowInName[r]!;
+    postStrong[at] = rowStrong[r]!;
   }
+  const named = new Uint8Array(termIds.size);
+  for (let r = 0; r < rowTerm.length; r++) if (rowStrong[r] === 1) named[rowTerm[r]!] = 1;
   const terms = new Map<string, Term>();
   for (const [t, id] of termIds) {
-    terms.set(t, { start: start[id]!, end: start[id + 1]!, idf: Math.log(1 + (n - df[id]! + T.idfSmoothing) / (df[id]! + T.idfSmoothing)) });
+    terms.set(t, { start: start[id]!, end: start[id + 1]!, idf: Math.log(1 + (n - df[id]! + T.idfSmoothing) / (df[id]! + T.idfSmoothing)), named: named[id] === 1 });
   }
+
+  // Connectors by the words of their ids, so a query naming one ("…on github") can favour its tools.
+  const connectorNumbers = new Map<string, number>();
+  const docConnector = Int32Array.from(docs, (e) => {
+    const id = text(e.connectorId);
+    let c = connectorNumbers.get(id);
+    if (c === undefined) connectorNumbers.set(id, (c = connectorNumbers.size));
+    return c;
+  });
+  const connectorsByTerm = new Map<string, number[]>();
+  for (const [id, c] of connectorNumbers) for (const t of new Set(words(id).map(stem))) pushTo(connectorsByTerm, t, c);
 
   const rankDoc = sortedDocs(n, (a, b) => codeUnitCompare(text(docs[a]!.address), text(docs[b]!.address)));
   const addressRank = new Int32Array(n);
@@ -233,6 +263,9 @@ export function buildSearchIndex(entries: CatalogEntry[]): SearchIndex {
     postDoc,
     postWeight,
     postInName,
+    postStrong,
+    docConnector,
+    connectorsByTerm,
     byName,
     names: docs.map((e) => text(e.name).toLowerCase()),
     byAddress,
@@ -266,32 +299,65 @@ export function fuse(lexical: number, extra: number | undefined): number {
   return (1 - T.semanticWeight) * lexical + T.semanticWeight * (extra ?? 0);
 }
 
+/**
+ * A query word that is a connector's id word however it is cased ("GitHub" for the connector
+ * github) is kept whole, not split at its camel hump, so it can name its connector.
+ */
+const connectorWordsWhole = (index: SearchIndex, query: string): string =>
+  query.replace(/[\p{L}\p{N}]+/gu, (w) => (w !== w.toLowerCase() && index.connectorsByTerm.has(stem(w.toLowerCase())) ? w.toLowerCase() : w));
+
 /** Rank one phrasing. `passes` filters by connector and safety. */
 function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => boolean, extra: ExtraScores | undefined): Ranked {
   const entries = index.entries;
   // Sorted unique terms: the float sum is then independent of query word order.
-  const qWords = words(query).slice(0, SEARCH_QUERY_WORDS_MAX);
+  const qWords = spellOut(words(connectorWordsWhole(index, query)).slice(0, SEARCH_QUERY_WORDS_MAX)).slice(0, SEARCH_QUERY_WORDS_MAX);
   const qStems = qWords.map(stem);
   const qTerms = [...new Set(qStems)].sort(codeUnitCompare);
   const qSurface = [...new Set(qWords.filter((w) => stem(w) !== w).map((w) => SURFACE + w))].sort(codeUnitCompare);
+  // What a tool matching one query term once in its name would score (its share of the 0–1
+  // score's denominator). A word no tool uses counts as the rarest term there could be.
+  const n = entries.length;
+  const unseenIdf = Math.log(1 + (n + T.idfSmoothing) / T.idfSmoothing);
+  const share = (t: string): number => (index.terms.get(t)?.idf ?? unseenIdf) * T.fullMatch;
   // Concepts: each distinct query word with the lexicon terms it stands for, or a phrase's terms.
   // A doc earns, per concept, the best of its own word (full weight) and the expansion terms
   // (less), never their sum, so a long description full of synonyms gains nothing extra.
   // A word the catalog never uses leans on its expansions more.
+  // A word some tool names (in its name or title) leans on its expansions least: there, a tool
+  // named by a synonym ("drop" for "delete") is more likely another thing.
   const known = (from: number, to: number): boolean => qStems.slice(from, to).some((t) => index.terms.has(t));
-  const concepts = new Map<string, { term: string; factor: number }[]>();
-  for (const t of qTerms) concepts.set(t, [{ term: t, factor: 1 }]);
+  const named = (from: number, to: number): boolean => qStems.slice(from, to).some((t) => index.terms.get(t)?.named === true);
+  const concepts = new Map<string, { members: { term: string; factor: number }[]; share: number }>();
+  for (const t of qTerms) concepts.set(t, { members: [{ term: t, factor: 1 }], share: share(t) });
   for (const x of expansions(qStems)) {
     const isKnown = known(x.from, x.to);
     // A phrase member's single words ("file" of "file a bug") stand in only for a word the catalog lacks.
     if (x.fromPhrase && isKnown) continue;
-    const factor = isKnown ? T.expansionWeight : T.expansionWeightUnknown;
-    const key = x.to - x.from === 1 ? qStems[x.from]! : SURFACE + qStems.slice(x.from, x.to).join(" ");
-    const list = concepts.get(key) ?? [];
-    list.push({ term: x.term, factor });
-    concepts.set(key, list);
+    const factor = named(x.from, x.to) ? T.expansionWeightNamed : isKnown ? T.expansionWeight : T.expansionWeightUnknown;
+    const span = qStems.slice(x.from, x.to);
+    const key = span.length === 1 ? span[0]! : SURFACE + span.join(" ");
+    const concept = concepts.get(key) ?? { members: [], share: [...new Set(span)].reduce((sum, t) => sum + share(t), 0) };
+    concept.members.push({ term: x.term, factor });
+    concepts.set(key, concept);
   }
   const conceptOrder = [...concepts.keys()].sort(codeUnitCompare);
+
+  // A query word that names a connector ("…on github", "…in slack") routes: that connector's tools
+  // count the word as fully matched, every other tool keeps `otherConnectorFactor` of its value.
+  // A query of connector words alone is no routing, only words.
+  const routing = qTerms.filter((t) => index.connectorsByTerm.has(t));
+  const routeShare = new Map<number, { share: number; terms: number }>();
+  if (routing.length < qTerms.length) {
+    for (const t of routing) {
+      for (const c of index.connectorsByTerm.get(t)!) {
+        const r = routeShare.get(c) ?? { share: 0, terms: 0 };
+        r.share += share(t);
+        r.terms++;
+        routeShare.set(c, r);
+      }
+    }
+  }
+  const routes = new Set(routeShare.size > 0 ? routing : []);
 
   const { score, nameHits, seen, touched } = index.scratch;
   let touchedCount = 0;
@@ -302,24 +368,33 @@ function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => 
     }
   };
   // What a tool matching every word of the query, once each in its name, would score: the
-  // denominator of the 0–1 score. A word no tool uses counts as the rarest term there could be.
-  const n = entries.length;
-  const unseenIdf = Math.log(1 + (n + T.idfSmoothing) / T.idfSmoothing);
+  // denominator of the 0–1 score.
   let reachable = 0;
-  for (const t of qTerms) reachable += (index.terms.get(t)?.idf ?? unseenIdf) * T.fullMatch;
-  const accumulate = (t: string, factor: number): void => {
+  for (const t of qTerms) reachable += share(t);
+  // One posting's gain for a concept with this share: its BM25F weight, capped at the share (times
+  // the member's factor), and at `mentionShare` of it when the term is only mentioned (description,
+  // parameters, connector id), not in the name or title. So one strongly matched word cannot make up
+  // for the others, and a word a tool merely mentions is no match of what the tool is.
+  // A sliver of the uncapped weight (`tieBreak`) still orders tools that match equally well.
+  const gainOf = (i: number, idf: number, factor: number, conceptShare: number): number => {
+    const raw = idf * index.postWeight[i]!;
+    return Math.min(raw, factor * conceptShare * (index.postStrong[i] === 1 ? 1 : T.mentionShare)) + T.tieBreak * raw;
+  };
+  const accumulate = (t: string, factor: number, conceptShare: number): void => {
     const term = index.terms.get(t);
     if (!term) return;
     const idf = factor * term.idf;
     for (let i = term.start; i < term.end; i++) {
       const d = index.postDoc[i]!;
       touch(d);
-      score[d] += idf * index.postWeight[i]!;
+      score[d] += gainOf(i, idf, factor, conceptShare);
     }
   };
   // One concept: a doc's best term of the concept counts; `best` is reset after each concept.
   const { best, bestDocs } = index.scratch;
-  const accumulateConcept = (members: readonly { term: string; factor: number }[]): void => {
+  const accumulateConcept = (concept: string): void => {
+    const { members, share: conceptShare } = concepts.get(concept)!;
+    const routed = routes.has(concept);
     let count = 0;
     for (const { term: t, factor } of members) {
       const term = index.terms.get(t);
@@ -328,7 +403,8 @@ function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => 
       for (let i = term.start; i < term.end; i++) {
         const d = index.postDoc[i]!;
         touch(d);
-        const gain = idf * index.postWeight[i]!;
+        if (routed && routeShare.has(index.docConnector[d]!)) continue; // counted whole below
+        const gain = gainOf(i, idf, factor, conceptShare);
         if (best[d] === 0) bestDocs[count++] = d;
         if (gain > best[d]!) {
           score[d] += gain - best[d]!;
@@ -348,8 +424,8 @@ function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => 
   let keys: Float64Array;
   let total = 0;
   try {
-    for (const c of conceptOrder) accumulateConcept(concepts.get(c)!);
-    for (const t of qSurface) accumulate(t, T.surfaceFactor);
+    for (const c of conceptOrder) accumulateConcept(c);
+    for (const t of qSurface) accumulate(t, T.surfaceFactor, share(stem(t.slice(SURFACE.length))));
     for (const d of exact) touch(d);
     for (const d of prefixed) touch(d);
     if (extra) {
@@ -360,8 +436,11 @@ function rankPhrasing(index: SearchIndex, query: string, passes: (d: number) => 
       const d = touched[i]!;
       if (!passes(d)) continue;
       let s = score[d]!;
-      if (qTerms.length > 0 && nameHits[d] === qTerms.length) s += T.nameAllBoost * reachable;
+      const route = routeShare.get(index.docConnector[d]!);
+      if (route) s += route.share;
+      if (qTerms.length > 0 && nameHits[d] + (route?.terms ?? 0) === qTerms.length) s += T.nameAllBoost * reachable;
       if (prefixed.has(d)) s += T.prefixBoost * reachable;
+      if (routeShare.size > 0 && !route) s *= T.otherConnectorFactor;
       const lexical = reachable > 0 ? s / reachable : 0;
       const value = extra ? fuse(lexical, extra.get(text(entries[d]!.address))) : lexical;
       // An exact name or address outranks anything lexical (and scores 1).

@@ -21,6 +21,19 @@ export const SEARCH_TUNING = {
   k1: 1.2,
   /** BM25's idf smoothing: log(1 + (n - df + s) / (df + s)). */
   idfSmoothing: 0.5,
+  /**
+   * A query word a tool only mentions (in its description, parameter names or connector id, not
+   * its name or title) counts at most this share of a full match: a one-word query answered only
+   * by mentions stays under weakFloor.
+   */
+  mentionShare: 0.3,
+  /**
+   * When a query word names a connector ("…on github"), the other connectors' tools keep this
+   * share of their value (server-then-tool routing): the named connector's twin of a tool wins.
+   */
+  otherConnectorFactor: 0.75,
+  /** Share of a term's uncapped BM25F weight added beside its capped gain: orders tools that match equally well. */
+  tieBreak: 0.05,
   /** A word's exact surface form ("=incidents") counts this much of its stem's weight. */
   surfaceFactor: 0.3,
   /** A tool whose name holds every query term gains this share of what the query can reach. */
@@ -41,6 +54,8 @@ export const SEARCH_TUNING = {
    * query's own words, enough to break a tie between siblings ("submit" → create_*).
    */
   expansionWeight: 0.7,
+  /** The same, when some tool has the word it expands in its name or title (the catalog speaks the word). */
+  expansionWeightNamed: 0.5,
   /** The same, when the word it expands is one no tool in the catalog uses (its only way in). */
   expansionWeightUnknown: 0.9,
   /**

@@ -1,5 +1,5 @@
 // The search benchmark's data: the captured tools/list catalogs of real MCP servers
-// (catalogs/*.json, sources.json) and the labelled queries (queries.json), read from the
+// (catalogs/*.json, sources.json) and the labelled queries (queries.json, field-queries.json), read from the
 // repository, plus the word check that keeps a "paraphrase" query honest. Shared by the runner
 // (run.ts) and the data test (test/search-bench-data.test.ts).
 import { readFileSync, readdirSync } from "node:fs";
@@ -18,9 +18,12 @@ export interface CapturedTool {
 export interface CapturedCatalog { server: string; package: string; version: string; tools: CapturedTool[] }
 
 export const KINDS = ["direct", "paraphrase", "sibling", "cross_server", "negative"] as const;
-export type Kind = (typeof KINDS)[number];
+/** The field set's kinds (field-queries.json, issue 18): how a new user phrases a need. */
+export const FIELD_KINDS = ["short", "action_word", "names_service", "natural", "negative"] as const;
+export type Kind = (typeof KINDS)[number] | (typeof FIELD_KINDS)[number];
 export const SPLITS = ["tune", "heldout"] as const;
-type Split = (typeof SPLITS)[number];
+/** "field": the field set, held out like `heldout` (never tuned on), kept apart from the 199. */
+type Split = (typeof SPLITS)[number] | "field";
 export interface BenchQuery { id: string; query: string; expect: string[]; kind: Kind; split: Split }
 
 /** Every captured catalog, in file-name order. */
@@ -34,6 +37,12 @@ export function loadCatalogs(): CapturedCatalog[] {
 
 export function loadQueries(): BenchQuery[] {
   return (JSON.parse(readFileSync(join(benchDir, "queries.json"), "utf8")) as { queries: BenchQuery[] }).queries;
+}
+
+/** The field set: queries a new user typed at real catalogs, written before issue 18's ranking work. */
+export function loadFieldQueries(): BenchQuery[] {
+  const raw = (JSON.parse(readFileSync(join(benchDir, "field-queries.json"), "utf8")) as { queries: Omit<BenchQuery, "split">[] }).queries;
+  return raw.map((q) => ({ ...q, split: "field" }));
 }
 
 export function loadSources(): { servers: { id: string; package: string; version: string; captured: string; tools: number }[] } {

@@ -11,7 +11,7 @@ import { stem, words } from "../../../glue/catalog/tokenize.js";
 import { SEARCH_TUNING as T } from "../../../glue/catalog/search-tuning.js";
 import { SEARCH_PAGE_DEFAULT } from "../../../glue/decisions/generated/spec.js";
 import type { Catalog } from "../../../glue/catalog/catalog.js";
-import { KINDS, SPLITS, loadCatalogs, loadQueries, sharedWords, toolsByAddress, type BenchQuery, type Kind } from "./data.js";
+import { FIELD_KINDS, KINDS, SPLITS, loadCatalogs, loadFieldQueries, loadQueries, sharedWords, toolsByAddress, type BenchQuery, type Kind } from "./data.js";
 import { buildCatalog, synthesize } from "./catalog.js";
 import { loadSemantic } from "./semantic-scores.js";
 import { semanticEvidence } from "../../../glue/embeddings/evidence.js";
@@ -29,6 +29,8 @@ const BUILDS = 5; // index builds timed at 10,000 tools (after one that warms up
 const json = process.argv.includes("--json");
 // `--misses=tune` lists the tune half's misses instead (what ranking work may look at).
 const missSplit = process.argv.includes("--misses=tune") ? "tune" : "heldout";
+// `--quick`: lexical quality only (no model, no speed, no MiniSearch), for a fast look while working.
+const quick = process.argv.includes("--quick");
 
 interface Outcome { q: BenchQuery; addresses: string[]; total: number; rank: number; weak: boolean[] } // rank -1: not in the first page
 
@@ -107,7 +109,7 @@ function quality(outcomes: Outcome[]): Quality {
   const neg = outcomes.filter((o) => o.q.kind === "negative");
   const share = (xs: Outcome[], ok: (o: Outcome) => boolean) => (xs.length === 0 ? 0 : xs.filter(ok).length / xs.length);
   const top1ByKind: Quality["top1ByKind"] = {};
-  for (const k of KINDS) {
+  for (const k of [...new Set([...KINDS, ...FIELD_KINDS])]) {
     const of = outcomes.filter((o) => o.q.kind === k);
     if (of.length > 0) top1ByKind[k] = { n: of.length, share: k === "negative" ? share(of, (o) => o.total === 0) : share(of, (o) => o.rank === 0) };
   }
@@ -167,12 +169,13 @@ const heapMb = () => {
 
 const catalogs = loadCatalogs();
 const queries = loadQueries();
+const fieldQueries = loadFieldQueries();
 
 // The data first: a query naming a tool that does not exist, or a "paraphrase" sharing a word
 // with its tool, would make the figures lie.
 const captured = toolsByAddress(catalogs);
 const faults: string[] = [];
-for (const q of queries) {
+for (const q of [...queries, ...fieldQueries]) {
   for (const a of q.expect) {
     const tool = captured.get(a);
     if (!tool) faults.push(`${q.id}: no tool ${a} in the catalogs`);
@@ -186,16 +189,48 @@ if (faults.length > 0) {
 const real = buildCatalog(catalogs.map((c) => ({ id: c.server, tools: c.tools })));
 const realTools = real.entries().length;
 
-const outcomes = judge(real, queries);
-const splitQuality = (os: Outcome[]) => Object.fromEntries([...SPLITS, "all"].map((s) => [s, quality(os.filter((o) => s === "all" || o.q.split === s))]));
+// Columns: the two halves of queries.json, both together ("all"), and the field set apart.
+const COLUMNS = [...SPLITS, "all", "field"] as const;
+const inColumn = (o: Outcome, c: (typeof COLUMNS)[number]) => (c === "all" ? o.q.split !== "field" : o.q.split === c);
+const outcomes = judge(real, [...queries, ...fieldQueries]);
+const splitQuality = (os: Outcome[]) => Object.fromEntries(COLUMNS.map((c) => [c, quality(os.filter((o) => inColumn(o, c)))]));
 const bySplit = splitQuality(outcomes);
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+const kindRows = [...KINDS, ...FIELD_KINDS.filter((k) => k !== "negative")];
+const qualityLines = (title: string, sets: Record<string, Quality>[]) => {
+  const row = (label: string, f: (q: Quality) => string) => `  ${label.padEnd(26)}${sets.map((set) => COLUMNS.map((c) => f(set[c]!).padStart(12)).join("")).join("   ")}`;
+  return [
+    title,
+    `  ${"".padEnd(26)}${sets.map(() => COLUMNS.map((c) => c.padStart(12)).join("")).join("   ")}`,
+    row("positive queries", (q) => String(q.positives)),
+    row("top-1", (q) => pct(q.top1)),
+    row("recall@3", (q) => pct(q.recall3)),
+    row("recall@10", (q) => pct(q.recall10)),
+    row("MRR (first page)", (q) => q.mrr.toFixed(3)),
+    row("negative queries", (q) => String(q.negatives)),
+    row("negatives answered empty", (q) => pct(q.negativesEmpty)),
+    row("negatives weak or empty", (q) => pct(q.negativesWeak)),
+    row("right answers marked weak", (q) => pct(q.rightWeak)),
+    ...kindRows.map((k) => row(k === "negative" ? "  negative: empty" : `  ${k}: top-1`, (q) => (q.top1ByKind[k] ? `${pct(q.top1ByKind[k]!.share)} /${q.top1ByKind[k]!.n}` : "-"))),
+  ];
+};
+if (quick) {
+  const missesNow = outcomes.filter((o) => o.q.split === missSplit && (o.q.kind === "negative" ? o.total > 0 && !o.weak.every((w) => w) : o.rank !== 0));
+  console.log([
+    ...qualityLines(`search_tools lexical ranking on ${catalogs.length} captured MCP servers (${realTools} tools), ${queries.length} queries and ${fieldQueries.length} in the field set (--quick: no model, no speed)`, [bySplit]),
+    "",
+    `${missSplit} misses (${missesNow.length})`,
+    ...missesNow.map((o) => `  ${o.q.id} [${o.q.kind}] "${o.q.query}" → ${o.addresses[0] ?? "(nothing)"}${o.rank > 0 ? ` (expected at ${o.rank + 1})` : ""} → ${o.q.expect.join(" | ") || "(nothing: a negative)"}`),
+  ].join("\n"));
+  process.exit(0);
+}
 
 // Hybrid: the bundled model in this process (tool vectors cached in the OS temp directory across runs).
 const rssBeforeModel = process.memoryUsage().rss / 2 ** 20;
 const semantic = await loadSemantic(real);
 const cosines = new Map<BenchQuery, Map<string, number>>();
-for (const q of queries) cosines.set(q, await semantic.vectors.scores([q.query]));
-const hybridOutcomes = judge(real, queries, cosines);
+for (const q of [...queries, ...fieldQueries]) cosines.set(q, await semantic.vectors.scores([q.query]));
+const hybridOutcomes = judge(real, [...queries, ...fieldQueries], cosines);
 const hybridBySplit = splitQuality(hybridOutcomes);
 const latencyHybridReal = await latencyHybrid(real, semantic.vectors, queries, ROUNDS_LARGE);
 
@@ -265,7 +300,7 @@ const misses = missesOf(outcomes);
 const hybridMisses = missesOf(hybridOutcomes);
 
 const report = {
-  catalog: { servers: catalogs.length, tools: realTools, queries: queries.length },
+  catalog: { servers: catalogs.length, tools: realTools, queries: queries.length, fieldQueries: fieldQueries.length },
   quality: bySplit,
   hybridQuality: hybridBySplit,
   latency: {
@@ -288,22 +323,11 @@ void large.version; // keep the large catalog alive until the heap was read
 if (json) {
   console.log(JSON.stringify(report, null, 2));
 } else {
-  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const cols = [...SPLITS, "all"] as const;
-  const row = (label: string, f: (q: Quality) => string) => `  ${label.padEnd(26)}${cols.map((c) => f(bySplit[c]!).padStart(10)).join("")}   ${cols.map((c) => f(hybridBySplit[c]!).padStart(10)).join("")}`;
   const lines = [
-    `search_tools ranking on ${catalogs.length} captured MCP servers (${realTools} tools), ${queries.length} queries: lexical only | hybrid (semantic weight ${T.semanticWeight}, ${semantic.model.id})`,
-    `  ${"".padEnd(26)}${cols.map((c) => c.padStart(10)).join("")}   ${cols.map((c) => c.padStart(10)).join("")}`,
-    row("positive queries", (q) => String(q.positives)),
-    row("top-1", (q) => pct(q.top1)),
-    row("recall@3", (q) => pct(q.recall3)),
-    row("recall@10", (q) => pct(q.recall10)),
-    row("MRR (first page)", (q) => q.mrr.toFixed(3)),
-    row("negative queries", (q) => String(q.negatives)),
-    row("negatives answered empty", (q) => pct(q.negativesEmpty)),
-    row("negatives weak or empty", (q) => pct(q.negativesWeak)),
-    row("right answers marked weak", (q) => pct(q.rightWeak)),
-    ...KINDS.map((k) => row(k === "negative" ? "  negative: empty" : `  ${k}: top-1`, (q) => (q.top1ByKind[k] ? `${pct(q.top1ByKind[k]!.share)} /${q.top1ByKind[k]!.n}` : "-"))),
+    ...qualityLines(`search_tools ranking on ${catalogs.length} captured MCP servers (${realTools} tools), ${queries.length} queries and ${fieldQueries.length} in the field set: lexical only`, [bySplit]),
+    "",
+    ...qualityLines(`hybrid (semantic weight ${T.semanticWeight}, ${semantic.model.id})`, [hybridBySplit]),
     "",
     "speed",
     `  query latency at ${realTools} tools        p50 ${latencyReal.p50.toFixed(3)} ms   p95 ${latencyReal.p95.toFixed(3)} ms   (${latencyReal.samples} queries)`,
