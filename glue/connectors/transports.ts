@@ -1,7 +1,8 @@
 // Builds the client transport for one connector entry: a stdio child read as bounded lines
 // (stderr kept in the ring, exit status remembered for start-failure messages, the nesting
 // marker in its environment) or a remote Streamable HTTP server (with its headers, or with
-// atrium's OAuth provider when it has no Authorization header: glue/auth/).
+// atrium's OAuth provider when it has no Authorization header: glue/auth/), whose requests report
+// a lost session or an unreachable server to `onLost` (remote-loss.ts).
 import { StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { core } from "../decisions/core.js";
@@ -15,6 +16,7 @@ import { boundedAuthFetch } from "../auth/bounded-fetch.js";
 import { ConnectorOAuth } from "../auth/provider.js";
 import { tokenStore } from "../auth/store.js";
 import { oauthOffered } from "../auth/offered.js";
+import { lossWatchingFetch, type RemoteLoss } from "./remote-loss.js";
 
 export interface ConnectorTransport {
   transport: Transport;
@@ -24,12 +26,12 @@ export interface ConnectorTransport {
   probeAnswer(): string | undefined;
 }
 
-export function createTransport(config: ConnectorConfig, stderr: StderrRing, depth: number): ConnectorTransport {
+export function createTransport(config: ConnectorConfig, stderr: StderrRing, depth: number, onLost: (loss: RemoteLoss) => void): ConnectorTransport {
   if (config.kind === "http") {
     let answer: string | undefined;
     // A login is offered when the config sets no Authorization header of its own; then every
     // answer but the MCP endpoint's is read under the auth caps before the SDK parses it.
-    const fetchFn = boundedAuthFetch(config.url, probeWatchingFetch((a) => { answer = a; }));
+    const fetchFn = boundedAuthFetch(config.url, probeWatchingFetch((a) => { answer = a; }, lossWatchingFetch(config.url, onLost)));
     const authProvider = oauthOffered(config) ? new ConnectorOAuth(config, tokenStore(), fetchFn).forTransport() : undefined;
     const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: fetchFn, ...(authProvider && { authProvider }) });
     return { transport, pid: () => null, exit: () => undefined, probeAnswer: () => answer };

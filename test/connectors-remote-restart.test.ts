@@ -1,0 +1,101 @@
+// A remote connector comes back after its server restarts: a real stateful SDK 2 Streamable HTTP
+// server (test/fixtures/stateful-http-server.ts, its own process) is killed and started again on
+// the same port. A 404 for atrium's session leads to a new `initialize` (the MCP transport spec);
+// a refused connection while the server is down is `unavailable`, retryable, with a restart in the
+// background, and search lists the connector as unavailable instead of showing its tools.
+import { describe, it, expect, afterEach } from "vitest";
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { startAtrium, fixture, type Atrium } from "./harness/atrium-client.js";
+import { waitFor } from "./harness/until.js";
+
+const err = (r: any) => r.structuredContent?.error;
+let open: Atrium[] = [];
+let servers: ChildProcess[] = [];
+afterEach(async () => {
+  await Promise.all(open.map((a) => a.close()));
+  for (const s of servers) if (s.exitCode === null && s.signalCode === null) s.kill("SIGKILL");
+  open = [];
+  servers = [];
+});
+
+/** Starts the stateful server on `port` (0: any free one); resolves once it listens. */
+async function serve(port = 0): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [fixture("stateful-http-server")], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "inherit"] });
+  servers.push(child);
+  const listening = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (c: Buffer) => {
+      out += c.toString();
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`the stateful server exited (code ${code}) before it listened`)));
+  });
+  return { child, port: listening };
+}
+async function kill(child: ChildProcess): Promise<void> {
+  const exited = once(child, "exit");
+  child.kill("SIGKILL");
+  await exited;
+}
+async function atriumFor(port: number): Promise<Atrium> {
+  const a = await startAtrium({ config: { mcpServers: { remote: { url: `http://127.0.0.1:${port}/mcp` } } } });
+  open.push(a);
+  return a;
+}
+/** whoami through call_tool: the serving process's pid and the session's number in it, or the error. */
+async function whoami(a: Atrium): Promise<{ pid: number; session: number } | { error: any }> {
+  const r = await a.call("call_tool", { address: "remote.whoami", resultMode: "value" });
+  if (r.isError) return { error: err(r) };
+  const data = (r.structuredContent as any).data;
+  return typeof data === "string" ? JSON.parse(data) : data;
+}
+/** Calls whoami until it answers (the connector's restart is in the background); that answer. */
+async function whoamiOnceBack(a: Atrium): Promise<{ pid: number; session: number }> {
+  let answer: any;
+  await waitFor(async () => !("error" in (answer = await whoami(a))), "a call to remote.whoami that answers");
+  return answer;
+}
+
+describe("a remote connector whose server restarts", () => {
+  it("a 404 for its session is answered with a new initialize: unavailable (retryable) once, then calls reach the restarted server", async () => {
+    let server = await serve();
+    const a = await atriumFor(server.port);
+    expect(await whoami(a)).toEqual({ pid: server.child.pid, session: 1 });
+
+    await kill(server.child);
+    server = await serve(server.port);
+    // The first call after the restart names the old session; the server answers 404 for it.
+    const lost = await whoami(a);
+    expect("error" in lost && lost.error).toMatchObject({ code: "unavailable", retryable: true });
+    expect("error" in lost && lost.error.message).toContain("HTTP 404");
+    // A new session on the restarted server (its first initialize), without restarting atrium.
+    expect(await whoamiOnceBack(a)).toEqual({ pid: server.child.pid, session: 1 });
+    expect(await whoami(a)).toEqual({ pid: server.child.pid, session: 1 });
+  });
+
+  it("while its server is down a call is unavailable (retryable) and search lists the connector as unavailable, not its tools; it comes back with its server", async () => {
+    let server = await serve();
+    const a = await atriumFor(server.port);
+    expect(await whoami(a)).toEqual({ pid: server.child.pid, session: 1 });
+    expect((await a.json("search_tools", { query: "whoami" })).results.map((r: any) => r.address)).toContain("remote.whoami");
+
+    await kill(server.child);
+    const down = await whoami(a);
+    expect("error" in down && down.error).toMatchObject({ code: "unavailable", retryable: true });
+    expect("error" in down && down.error.message).toContain(`127.0.0.1:${server.port}/mcp`);
+    const found = await a.json("search_tools", { query: "whoami" });
+    expect(found.results.map((r: any) => r.address)).not.toContain("remote.whoami");
+    expect(found.unavailable?.find((u: any) => u.connector === "remote")).toMatchObject({ state: "restarting" });
+    // A program's call says the same.
+    const fromProgram = await a.value(`async () => { try { await remote.whoami({}); return "ran"; } catch (e) { return { code: e.code, retryable: e.retryable }; } }`);
+    expect(fromProgram).toEqual({ code: "unavailable", retryable: true });
+
+    server = await serve(server.port);
+    expect(await whoamiOnceBack(a)).toEqual({ pid: server.child.pid, session: 1 });
+    const back = await a.json("search_tools", { query: "whoami" });
+    expect(back.results.map((r: any) => r.address)).toContain("remote.whoami");
+    expect(back.unavailable).toBeUndefined();
+  });
+});
