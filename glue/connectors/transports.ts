@@ -1,6 +1,6 @@
 // Builds the client transport for one connector entry: a stdio child read as bounded lines
-// (stderr kept in the ring, exit status remembered for start-failure messages, the nesting
-// marker in its environment) or a remote Streamable HTTP server (with its headers, or with
+// (stderr kept in the ring, exit status remembered for start-failure messages, its environment
+// from child-env.ts with the nesting marker last) or a remote Streamable HTTP server (with its headers, or with
 // atrium's OAuth provider when it has no Authorization header: glue/auth/), whose requests report
 // a lost session or an unreachable server to `onLost` (remote-loss.ts).
 import { StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
@@ -10,6 +10,7 @@ import { Budget } from "../decisions/generated/spec.js";
 import type { StderrRing } from "./stderr-ring.js";
 import type { ExitFacts } from "./start-failure.js";
 import { NESTING_ENV } from "./nesting.js";
+import { childEnvironment } from "./child-env.js";
 import { BoundedStdioClient } from "./stdio-client.js";
 import { probeWatchingFetch } from "./revision.js";
 import { boundedAuthFetch } from "../auth/bounded-fetch.js";
@@ -39,7 +40,7 @@ export function createTransport(config: ConnectorConfig, stderr: StderrRing, dep
   const c = core();
   const transport = new BoundedStdioClient(
     // The nesting marker goes last so a config cannot reset it.
-    { command: config.command, args: config.args, env: { ...config.env, [NESTING_ENV]: String(depth) }, cwd: config.cwd ?? undefined },
+    { command: config.command, args: config.args, env: { ...childEnvironment(config.env, config.inheritEnv), [NESTING_ENV]: String(depth) }, cwd: config.cwd ?? undefined },
     { maxBytes: c.limitDefault(Budget.downstream_line_bytes), maxDepth: c.limitDefault(Budget.downstream_depth), maxIdBytes: c.limitDefault(Budget.echo_clamp_chars) },
     (text) => stderr.push(text),
   );
