@@ -19,9 +19,9 @@ afterEach(async () => {
   servers = [];
 });
 
-/** Starts the stateful server on `port` (0: any free one); resolves once it listens. */
-async function serve(port = 0): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [fixture("stateful-http-server")], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "inherit"] });
+/** Starts the stateful server on `port` (0: any free one), `sse`: with its standalone SSE stream; resolves once it listens. */
+async function serve(port = 0, sse = false): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [fixture("stateful-http-server")], { env: { ...process.env, PORT: String(port), ...(sse && { STATEFUL_SSE: "1" }) }, stdio: ["ignore", "pipe", "inherit"] });
   servers.push(child);
   const listening = await new Promise<number>((resolve, reject) => {
     let out = "";
@@ -70,8 +70,9 @@ describe("a remote connector whose server restarts", () => {
     const lost = await whoami(a);
     expect("error" in lost && lost.error).toMatchObject({ code: "unavailable", retryable: true });
     expect("error" in lost && lost.error.message).toContain("HTTP 404");
-    // A new session on the restarted server (its first initialize), without restarting atrium.
-    expect(await whoamiOnceBack(a)).toEqual({ pid: server.child.pid, session: 1 });
+    // The next call waits for the new session on the restarted server (its first initialize),
+    // asked for at once; atrium was not restarted.
+    expect(await whoami(a)).toEqual({ pid: server.child.pid, session: 1 });
     expect(await whoami(a)).toEqual({ pid: server.child.pid, session: 1 });
   });
 
@@ -97,5 +98,20 @@ describe("a remote connector whose server restarts", () => {
     const back = await a.json("search_tools", { query: "whoami" });
     expect(back.results.map((r: any) => r.address)).toContain("remote.whoami");
     expect(back.unavailable).toBeUndefined();
+  });
+
+  it("a server with an open SSE stream is seen to go down without a call: search lists the connector as unavailable until its server is back", async () => {
+    let server = await serve(0, true);
+    const a = await atriumFor(server.port);
+    expect(await whoami(a)).toEqual({ pid: server.child.pid, session: 1 });
+
+    await kill(server.child);
+    // The SDK reconnects the broken stream; that request is refused, and that is the loss.
+    await waitFor(async () => (await a.json("search_tools", { query: "whoami" })).unavailable?.some((u: any) => u.connector === "remote" && u.state === "restarting"), "remote listed as unavailable, with no call made");
+    expect((await a.json("search_tools", { query: "whoami" })).results.map((r: any) => r.address)).not.toContain("remote.whoami");
+
+    server = await serve(server.port, true);
+    expect(await whoamiOnceBack(a)).toEqual({ pid: server.child.pid, session: 1 });
+    expect((await a.json("search_tools", { query: "whoami" })).unavailable).toBeUndefined();
   });
 });

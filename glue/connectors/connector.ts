@@ -64,6 +64,8 @@ export class Connector {
   private timer?: NodeJS.Timeout;
   private readyAt = 0;
   private attempt?: Promise<void>;
+  /** The restart attempt in progress (not one waiting for its backoff), while there is one. */
+  private reconnecting?: Promise<void>;
   private listing?: Promise<void>;
   /** The re-listing after tools/list_changed used up its retries: no longer recovering by itself. */
   private relistGaveUp = false;
@@ -121,11 +123,12 @@ export class Connector {
   }
 
   /**
-   * Waits, bounded, until this connector can be judged: a start attempt in progress finishes,
-   * and a listing that is changing is in. Never waits for another connector.
+   * Waits, bounded, until this connector can be judged: a start or restart attempt in progress
+   * finishes, and a listing that is changing is in. Never waits for another connector.
    */
   async whenSettled(signal?: AbortSignal): Promise<void> {
     if (this.state === "starting" && this.attempt) await abortable(this.attempt, signal, this.config.startTimeoutMs);
+    if (this.state === "restarting" && this.reconnecting) await abortable(this.reconnecting, signal, this.config.startTimeoutMs);
     if (this.refreshing && this.listing) await abortable(this.listing, signal, this.config.startTimeoutMs);
   }
 
@@ -390,20 +393,28 @@ export class Connector {
       : `lost its server: ${clampEcho(explainStartFailure(this.config, loss.cause, undefined))}; atrium reconnects in the background`;
     this.tools = [];
     this.duplicates = new Set();
-    this.scheduleRestart();
+    // A server that answered is up: the new session is asked for at once, unless the last loss was recent.
+    this.scheduleRestart(loss.kind === "session_unknown" && this.restarts === 0);
     // Closed after the SDK has the answer that told of the loss, never inside its request.
     queueMicrotask(() => void closeQuietly(client, handle));
   }
 
-  /** A connection that was ready is gone: restart with backoff (a connector that stayed up longer than the longest backoff starts its backoff over). */
-  private scheduleRestart(): void {
+  /** A connection that was ready is gone: restart with backoff (a connector that stayed up longer than the longest backoff starts its backoff over), or `now`. */
+  private scheduleRestart(now = false): void {
     if (Date.now() - this.readyAt > this.limits.restartMaxMs) this.restarts = 0;
     this.refreshing = false;
     this.fresh.stop();
-    this.schedule("restarting", () => this.restart(), this.restarts++);
+    this.schedule("restarting", () => this.restart(), this.restarts++, now);
   }
 
-  private async restart(): Promise<void> {
+  /** One restart attempt, kept while it runs so a call can wait for it (whenSettled). */
+  private restart(): Promise<void> {
+    const attempt = this.restartOnce().finally(() => { if (this.reconnecting === attempt) this.reconnecting = undefined; });
+    this.reconnecting = attempt;
+    return attempt;
+  }
+
+  private async restartOnce(): Promise<void> {
     if (this.state !== "restarting") return;
     this.nextAttemptAt = undefined;
     try {
@@ -424,8 +435,8 @@ export class Connector {
     return Math.min(this.limits.restartMaxMs, this.limits.backoffFirstMs * CONNECTOR_BACKOFF_FACTOR ** step);
   }
 
-  private schedule(state: "retrying" | "restarting", run: () => Promise<void>, step = this.attempts - 1): void {
-    const delay = this.backoff(step);
+  private schedule(state: "retrying" | "restarting", run: () => Promise<void>, step = this.attempts - 1, now = false): void {
+    const delay = now ? 0 : this.backoff(step);
     this.nextAttemptAt = Date.now() + delay;
     this.setState(state);
     clearTimeout(this.timer);
