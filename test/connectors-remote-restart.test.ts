@@ -19,9 +19,9 @@ afterEach(async () => {
   servers = [];
 });
 
-/** Starts the stateful server on `port` (0: any free one), `sse`: with its standalone SSE stream; resolves once it listens. */
-async function serve(port = 0, sse = false): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [fixture("stateful-http-server")], { env: { ...process.env, PORT: String(port), ...(sse && { STATEFUL_SSE: "1" }) }, stdio: ["ignore", "pipe", "inherit"] });
+/** Starts the stateful server on `port` (0: any free one), `sse`: with its standalone SSE stream, `unknownSession`: its status for a session it does not know; resolves once it listens. */
+async function serve(port = 0, sse = false, unknownSession = 404): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [fixture("stateful-http-server")], { env: { ...process.env, PORT: String(port), ...(sse && { STATEFUL_SSE: "1" }), STATEFUL_UNKNOWN_SESSION: String(unknownSession) }, stdio: ["ignore", "pipe", "inherit"] });
   servers.push(child);
   const listening = await new Promise<number>((resolve, reject) => {
     let out = "";
@@ -113,5 +113,18 @@ describe("a remote connector whose server restarts", () => {
     server = await serve(server.port, true);
     expect(await whoamiOnceBack(a)).toEqual({ pid: server.child.pid, session: 1 });
     expect((await a.json("search_tools", { query: "whoami" })).unavailable).toBeUndefined();
+  });
+
+  it("a 400 refusing the session (as the SDK's example servers answer an unknown one) is taken for a lost session the same way", async () => {
+    let server = await serve(0, false, 400);
+    const a = await atriumFor(server.port);
+    expect(await whoami(a)).toEqual({ pid: server.child.pid, session: 1 });
+
+    await kill(server.child);
+    server = await serve(server.port, false, 400);
+    const lost = await whoami(a);
+    expect("error" in lost && lost.error).toMatchObject({ code: "unavailable", retryable: true });
+    expect("error" in lost && lost.error.message).toContain("HTTP 400");
+    expect(await whoami(a)).toEqual({ pid: server.child.pid, session: 1 });
   });
 });

@@ -389,21 +389,26 @@ export class Connector {
     const client = this.client;
     this.client = undefined;
     this.problem = loss.kind === "session_unknown"
-      ? "lost its session: its server answered HTTP 404 for it (the server probably restarted), so atrium starts a new session"
+      ? `lost its session: its server answered HTTP ${loss.status} for it (the server probably restarted), so atrium starts a new session`
       : `lost its server: ${clampEcho(explainStartFailure(this.config, loss.cause, undefined))}; atrium reconnects in the background`;
     this.tools = [];
     this.duplicates = new Set();
     // A server that answered is up: the new session is asked for at once, unless the last loss was recent.
-    this.scheduleRestart(loss.kind === "session_unknown" && this.restarts === 0);
+    this.scheduleRestart(loss.kind === "session_unknown");
     // Closed after the SDK has the answer that told of the loss, never inside its request.
     queueMicrotask(() => void closeQuietly(client, handle));
   }
 
-  /** A connection that was ready is gone: restart with backoff (a connector that stayed up longer than the longest backoff starts its backoff over), or `now`. */
-  private scheduleRestart(now = false): void {
+  /**
+   * A connection that was ready is gone: restart with backoff (a connector that stayed up longer
+   * than the longest backoff starts its backoff over); `atOnceIfFirst`: with no wait when this is
+   * the first restart of that backoff.
+   */
+  private scheduleRestart(atOnceIfFirst = false): void {
     if (Date.now() - this.readyAt > this.limits.restartMaxMs) this.restarts = 0;
     this.refreshing = false;
     this.fresh.stop();
+    const now = atOnceIfFirst && this.restarts === 0;
     this.schedule("restarting", () => this.restart(), this.restarts++, now);
   }
 
