@@ -1,8 +1,8 @@
 // Builds the client transport for one connector entry: a stdio child read as bounded lines
 // (stderr kept in the ring, exit status remembered for start-failure messages, its environment
-// from child-env.ts with the nesting marker last) or a remote Streamable HTTP server (with its headers, or with
-// atrium's OAuth provider when it has no Authorization header: glue/auth/), whose requests report
-// a lost session or an unreachable server to `onLost` (remote-loss.ts).
+// from child-env.ts with the nesting marker last) or a remote Streamable HTTP server (with its
+// headers, or with atrium's OAuth provider when it has no Authorization header: glue/auth/),
+// whose requests report a lost session or an unreachable server to `onLost` (remote-loss.ts).
 import { StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { core } from "../decisions/core.js";
