@@ -2,11 +2,14 @@
 // server (test/fixtures/stateful-http-server.ts, its own process) is killed and started again on
 // the same port. A 404 for atrium's session leads to a new `initialize` (the MCP transport spec);
 // a refused connection while the server is down is `unavailable`, retryable, with a restart in the
-// background, and search lists the connector as unavailable instead of showing its tools.
+// background, and search lists the connector as unavailable instead of showing its tools. The
+// real server-everything (from npm) in its Streamable HTTP mode, killed and restarted, too.
 import { describe, it, expect, afterEach } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { startAtrium, fixture, type Atrium } from "./harness/atrium-client.js";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { startAtrium, fixture, npmBin, type Atrium } from "./harness/atrium-client.js";
 import { waitFor } from "./harness/until.js";
 
 const err = (r: any) => r.structuredContent?.error;
@@ -127,4 +130,35 @@ describe("a remote connector whose server restarts", () => {
     expect("error" in lost && lost.error.message).toContain("HTTP 400");
     expect(await whoami(a)).toEqual({ pid: server.child.pid, session: 1 });
   });
+
+  it("the real server-everything over Streamable HTTP, killed and started again on the same port, is reached again; every call meanwhile is unavailable and retryable", async () => {
+    /** server-everything's HTTP mode on `port` (0: any); resolves with the port once it listens. */
+    const everything = async (port: number) => {
+      const child = spawn(process.execPath, [npmBin("mcp-server-everything"), "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+      servers.push(child);
+      await new Promise<void>((resolve) => {
+        let out = "";
+        const seen = (c: Buffer) => { out += c.toString(); if (out.includes("listening")) resolve(); };
+        child.stdout!.on("data", seen);
+        child.stderr!.on("data", seen);
+      });
+      return child;
+    };
+    const port = await new Promise<number>((resolve) => { const s = createServer().listen(0, "127.0.0.1", () => { const p = (s.address() as AddressInfo).port; s.close(() => resolve(p)); }); });
+    let child = await everything(port);
+    const a = await atriumFor(port);
+    const echo = async () => a.call("call_tool", { address: "remote.echo", args: { message: "again" } });
+    expect(JSON.stringify((await echo()).content)).toContain("again");
+
+    await kill(child);
+    child = await everything(port);
+    const seen: any[] = [];
+    await waitFor(async () => {
+      const r = await echo();
+      if (!r.isError) return JSON.stringify(r.content).includes("again");
+      seen.push(err(r));
+      return false;
+    }, "a call to the restarted server-everything that answers");
+    for (const e of seen) expect(e).toMatchObject({ code: "unavailable", retryable: true });
+  }, 60_000);
 });
