@@ -32,7 +32,7 @@ describe("validateConfig: file and connector shape", () => {
     const config = accepted({ mcpServers: { github: { command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { K: "V" }, cwd: "/srv" } } });
     expect(config.connectors).toEqual([
       {
-        id: "github", kind: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { K: "V" }, cwd: "/srv",
+        id: "github", kind: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { K: "V" }, cwd: "/srv", inheritEnv: true,
         readOnlyTools: [], approvalTools: [], keepOutsidePrograms: [], disabled: false, appWrites: false, protocol: "auto", pins: "pin",
         timeoutMs: c.limitDefault(Budget.host_call_deadline_ms), startTimeoutMs: c.limitDefault(Budget.connector_start_ms), maxResultBytes: c.limitDefault(Budget.direct_result_bytes),
       },
@@ -177,7 +177,7 @@ describe("validateConfig: unknown keys", () => {
   it("refuses an unknown connector key that is close to nothing, listing the known keys", () => {
     const [e] = refused(gh({ zzzzzz: 1 }));
     expect(e.path).toBe("mcpServers.github.zzzzzz");
-    expect(e.message).toMatch(/^unknown key \(expected one of: type, command, args, env, cwd, url, headers, oauth, readOnlyTools/);
+    expect(e.message).toMatch(/^unknown key \(expected one of: type, command, args, env, cwd, inheritEnv, url, headers, oauth, readOnlyTools/);
   });
 
   it("refuses unknown keys in the atrium block and its sections", () => {

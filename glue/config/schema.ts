@@ -35,6 +35,8 @@ interface StdioConnectorConfig extends ConnectorCommon {
   args: string[];
   env: Record<string, string>;
   cwd: string | null;
+  /** Whether the child also gets atrium's proxy, CA certificate, npm, locale and temp-dir variables (connectors/child-env.ts); false: only the bare set and `env`. */
+  inheritEnv: boolean;
 }
 /** A remote connector's login settings (`oauth`); every key optional (glue/auth/). */
 export interface OAuthSettings {
@@ -139,7 +141,7 @@ export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors", "log", 
 /** Lowercase so an id reads the same in every address "<id>.<tool>". */
 export const CONNECTOR_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${CONNECTOR_ID_CHARS_MAX - 1}}$`);
 
-export const STDIO_KEYS = ["command", "args", "env", "cwd"] as const;
+export const STDIO_KEYS = ["command", "args", "env", "cwd", "inheritEnv"] as const;
 export const HTTP_KEYS = ["url", "headers", "oauth"] as const;
 export const OAUTH_KEYS = ["clientId", "clientSecret", "clientMetadataUrl", "scope", "redirectUri"] as const;
 const SETTING_KEYS = ["readOnlyTools", "approvalTools", "keepOutsidePrograms", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled", "appWrites", "protocol", "pins"] as const;

@@ -101,6 +101,7 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
   const args = list(ctx, `${path}.args`, own(entry, "args"), (p, v) => text(ctx, p, v, true));
   const env = map(ctx, `${path}.env`, own(entry, "env"), envName, (p, v) => text(ctx, p, v, true));
   const cwd = text(ctx, `${path}.cwd`, own(entry, "cwd"));
+  const inheritEnv = bool(ctx, `${path}.inheritEnv`, own(entry, "inheritEnv"), true);
   const url = httpUrl(ctx, `${path}.url`, own(entry, "url"));
   const headers = map(ctx, `${path}.headers`, own(entry, "headers"), headerName, (p, v) => headerValue(ctx, p, v));
   const oauth = oauthOf(ctx, `${path}.oauth`, own(entry, "oauth"));
@@ -126,7 +127,7 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
   };
   return kind === "http"
     ? { ...settings, kind, url: url ?? "", headers, oauth }
-    : { ...settings, kind: "stdio", command: command ?? "", args, env, cwd: cwd ?? null };
+    : { ...settings, kind: "stdio", command: command ?? "", args, env, cwd: cwd ?? null, inheritEnv };
 }
 
 /** A remote connector's `oauth` block: strings only; a redirect URI must be loopback (a code goes only to this machine). */

@@ -1,7 +1,9 @@
 // One downstream server: start in the background (never blocking atrium or another
 // connector), retry a failed start with bounded backoff, list its tools to completion, follow
 // tools/list_changed (its tools are not read-only until the new list is in), restart with
-// backoff after a crash, and turn every failure of a call into a typed error. It reaches either
+// backoff after a crash or, when remote, after its server lost atrium's session or could not be
+// reached (remote-loss.ts: a new session, its tools out of the catalog until they are listed
+// again), and turn every failure of a call into a typed error. It reaches either
 // protocol revision (revision.ts); on 2026-07-28 list changes arrive over subscriptions/listen,
 // and a listing whose ttlMs runs out is read again, fail-closed like a list change. A remote
 // connector whose server asks for a login it has no token for settles in "needs_auth" (no retry
@@ -16,6 +18,7 @@ import { explainStartFailure, sdk1Message } from "./start-failure.js";
 import { abortable } from "./abortable.js";
 import { reachRevision, type Verdict } from "./revision.js";
 import { Freshness } from "./freshness.js";
+import type { RemoteLoss } from "./remote-loss.js";
 import { CONNECTOR_BACKOFF_FACTOR, CONNECTOR_LIST_PAGES_MAX, STDERR_TAIL_LINES } from "../decisions/generated/spec.js";
 import { MS_PER_SECOND } from "../support/format.js";
 import { DROPPED_ANSWER_CODE, HTTP_STATUS } from "../support/wire.js";
@@ -61,6 +64,8 @@ export class Connector {
   private timer?: NodeJS.Timeout;
   private readyAt = 0;
   private attempt?: Promise<void>;
+  /** The restart attempt in progress (not one waiting for its backoff), while there is one. */
+  private reconnecting?: Promise<void>;
   private listing?: Promise<void>;
   /** The re-listing after tools/list_changed used up its retries: no longer recovering by itself. */
   private relistGaveUp = false;
@@ -118,11 +123,12 @@ export class Connector {
   }
 
   /**
-   * Waits, bounded, until this connector can be judged: a start attempt in progress finishes,
-   * and a listing that is changing is in. Never waits for another connector.
+   * Waits, bounded, until this connector can be judged: a start or restart attempt in progress
+   * finishes, and a listing that is changing is in. Never waits for another connector.
    */
   async whenSettled(signal?: AbortSignal): Promise<void> {
     if (this.state === "starting" && this.attempt) await abortable(this.attempt, signal, this.config.startTimeoutMs);
+    if (this.state === "restarting" && this.reconnecting) await abortable(this.reconnecting, signal, this.config.startTimeoutMs);
     if (this.refreshing && this.listing) await abortable(this.listing, signal, this.config.startTimeoutMs);
   }
 
@@ -257,7 +263,7 @@ export class Connector {
   /** Opens a transport and client for one try, after closing the previous ones. */
   private async open(negotiation: VersionNegotiationOptions | undefined): Promise<{ client: Client; handle: ConnectorTransport }> {
     await this.dropClient();
-    const handle = createTransport(this.config, this.stderr, this.limits.depth);
+    const handle: ConnectorTransport = createTransport(this.config, this.stderr, this.limits.depth, (loss) => this.remoteLost(handle, loss));
     const client = new Client({ name: "atrium", version: this.version }, { capabilities: {}, versionNegotiation: negotiation });
     client.setNotificationHandler("notifications/tools/list_changed", () => this.listChanged(client, "announced that its tools changed"));
     client.onclose = () => this.onClosed(client);
@@ -367,16 +373,53 @@ export class Connector {
     if (client !== this.client || this.state === "stopped" || this.state === "disabled") return;
     this.client = undefined;
     if (this.state === "starting") return; // the start attempt reports the failure
-    // A connector that stayed up longer than the longest backoff starts its backoff over.
-    if (Date.now() - this.readyAt > this.limits.restartMaxMs) this.restarts = 0;
     const exit = this.handle?.exit();
     this.problem = `exited unexpectedly${exit?.code != null ? ` (code ${exit.code})` : exit?.signal ? ` (${exit.signal})` : ""}; restarting`;
-    this.refreshing = false;
-    this.fresh.stop();
-    this.schedule("restarting", () => this.restart(), this.restarts++);
+    this.scheduleRestart();
   }
 
-  private async restart(): Promise<void> {
+  /**
+   * A ready remote connector's server no longer knows its session, or cannot be reached: the
+   * connection is dropped (its calls in flight end `unavailable`) and a new one, with a new
+   * `initialize`, is made in the background. Its tools leave the catalog meanwhile: they are
+   * not callable, and whatever the server lists when it is back is judged afresh.
+   */
+  private remoteLost(handle: ConnectorTransport, loss: RemoteLoss): void {
+    if (handle !== this.handle || this.state !== "ready") return; // a start attempt reports its own failure
+    const client = this.client;
+    this.client = undefined;
+    this.problem = loss.kind === "session_unknown"
+      ? `lost its session: its server answered HTTP ${loss.status} for it (the server probably restarted), so atrium starts a new session`
+      : `lost its server: ${clampEcho(explainStartFailure(this.config, loss.cause, undefined))}; atrium reconnects in the background`;
+    this.tools = [];
+    this.duplicates = new Set();
+    // A server that answered is up: the new session is asked for at once, unless the last loss was recent.
+    this.scheduleRestart(loss.kind === "session_unknown");
+    // Closed after the SDK has the answer that told of the loss, never inside its request.
+    queueMicrotask(() => void closeQuietly(client, handle));
+  }
+
+  /**
+   * A connection that was ready is gone: restart with backoff (a connector that stayed up longer
+   * than the longest backoff starts its backoff over); `atOnceIfFirst`: with no wait when this is
+   * the first restart of that backoff.
+   */
+  private scheduleRestart(atOnceIfFirst = false): void {
+    if (Date.now() - this.readyAt > this.limits.restartMaxMs) this.restarts = 0;
+    this.refreshing = false;
+    this.fresh.stop();
+    const now = atOnceIfFirst && this.restarts === 0;
+    this.schedule("restarting", () => this.restart(), this.restarts++, now);
+  }
+
+  /** One restart attempt, kept while it runs so a call can wait for it (whenSettled). */
+  private restart(): Promise<void> {
+    const attempt = this.restartOnce().finally(() => { if (this.reconnecting === attempt) this.reconnecting = undefined; });
+    this.reconnecting = attempt;
+    return attempt;
+  }
+
+  private async restartOnce(): Promise<void> {
     if (this.state !== "restarting") return;
     this.nextAttemptAt = undefined;
     try {
@@ -384,7 +427,8 @@ export class Connector {
       this.setState("ready");
     } catch (e) {
       const login = oauthOffered(this.config) ? needsLogin(e) : undefined;
-      this.problem = login ? login.message : `crashed and could not restart: ${clampEcho(explainStartFailure(this.config, e, this.handle?.exit()))}`;
+      const how = this.config.kind === "http" ? "lost its connection and could not connect again" : "crashed and could not restart";
+      this.problem = login ? login.message : `${how}: ${clampEcho(explainStartFailure(this.config, e, this.handle?.exit()))}`;
       await this.dropClient();
       if (login && this.state === "restarting") return this.settleNeedsAuth();
       if (this.state === "restarting") this.schedule("restarting", () => this.restart(), this.restarts++);
@@ -396,8 +440,8 @@ export class Connector {
     return Math.min(this.limits.restartMaxMs, this.limits.backoffFirstMs * CONNECTOR_BACKOFF_FACTOR ** step);
   }
 
-  private schedule(state: "retrying" | "restarting", run: () => Promise<void>, step = this.attempts - 1): void {
-    const delay = this.backoff(step);
+  private schedule(state: "retrying" | "restarting", run: () => Promise<void>, step = this.attempts - 1, now = false): void {
+    const delay = now ? 0 : this.backoff(step);
     this.nextAttemptAt = Date.now() + delay;
     this.setState(state);
     clearTimeout(this.timer);
@@ -409,8 +453,7 @@ export class Connector {
     const client = this.client;
     this.client = undefined;
     this.fresh.stop();
-    try { await client?.close(); } catch { /* already gone */ }
-    try { await this.handle?.transport.close(); } catch { /* already gone */ }
+    await closeQuietly(client, this.handle);
   }
 
   private callError(name: string, e: unknown, opts: { timeoutMs: number; signal?: AbortSignal }): AtriumError {
@@ -458,4 +501,9 @@ export class Connector {
     this.state = state;
     this.onChange();
   }
+}
+
+async function closeQuietly(client: Client | undefined, handle: ConnectorTransport | undefined): Promise<void> {
+  try { await client?.close(); } catch { /* already gone */ }
+  try { await handle?.transport.close(); } catch { /* already gone */ }
 }

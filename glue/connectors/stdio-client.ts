@@ -6,7 +6,6 @@
 // same protocol with a bound and the child's exit status kept for start-failure messages.
 import type { ChildProcess } from "node:child_process";
 import spawn from "cross-spawn";
-import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { LineReader, type Line, type LineLimits } from "../transport/line-reader.js";
 import type { ExitFacts } from "./start-failure.js";
@@ -48,7 +47,7 @@ export class BoundedStdioClient implements Transport {
     if (this.child) throw new Error("this connector transport is already started");
     return new Promise((resolve, reject) => {
       const child = spawn(this.params.command, this.params.args, {
-        env: { ...getDefaultEnvironment(), ...this.params.env },
+        env: this.params.env, // the whole environment (connectors/child-env.ts)
         cwd: this.params.cwd,
         stdio: ["pipe", "pipe", "pipe"],
         shell: false,

@@ -1,7 +1,8 @@
 // Builds the client transport for one connector entry: a stdio child read as bounded lines
-// (stderr kept in the ring, exit status remembered for start-failure messages, the nesting
-// marker in its environment) or a remote Streamable HTTP server (with its headers, or with
-// atrium's OAuth provider when it has no Authorization header: glue/auth/).
+// (stderr kept in the ring, exit status remembered for start-failure messages, its environment
+// from child-env.ts with the nesting marker last) or a remote Streamable HTTP server (with its
+// headers, or with atrium's OAuth provider when it has no Authorization header: glue/auth/),
+// whose requests report a lost session or an unreachable server to `onLost` (remote-loss.ts).
 import { StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { core } from "../decisions/core.js";
@@ -9,12 +10,14 @@ import { Budget } from "../decisions/generated/spec.js";
 import type { StderrRing } from "./stderr-ring.js";
 import type { ExitFacts } from "./start-failure.js";
 import { NESTING_ENV } from "./nesting.js";
+import { childEnvironment } from "./child-env.js";
 import { BoundedStdioClient } from "./stdio-client.js";
 import { probeWatchingFetch } from "./revision.js";
 import { boundedAuthFetch } from "../auth/bounded-fetch.js";
 import { ConnectorOAuth } from "../auth/provider.js";
 import { tokenStore } from "../auth/store.js";
 import { oauthOffered } from "../auth/offered.js";
+import { lossWatchingFetch, type RemoteLoss } from "./remote-loss.js";
 
 export interface ConnectorTransport {
   transport: Transport;
@@ -24,12 +27,12 @@ export interface ConnectorTransport {
   probeAnswer(): string | undefined;
 }
 
-export function createTransport(config: ConnectorConfig, stderr: StderrRing, depth: number): ConnectorTransport {
+export function createTransport(config: ConnectorConfig, stderr: StderrRing, depth: number, onLost: (loss: RemoteLoss) => void): ConnectorTransport {
   if (config.kind === "http") {
     let answer: string | undefined;
     // A login is offered when the config sets no Authorization header of its own; then every
     // answer but the MCP endpoint's is read under the auth caps before the SDK parses it.
-    const fetchFn = boundedAuthFetch(config.url, probeWatchingFetch((a) => { answer = a; }));
+    const fetchFn = boundedAuthFetch(config.url, probeWatchingFetch((a) => { answer = a; }, lossWatchingFetch(config.url, onLost)));
     const authProvider = oauthOffered(config) ? new ConnectorOAuth(config, tokenStore(), fetchFn).forTransport() : undefined;
     const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: fetchFn, ...(authProvider && { authProvider }) });
     return { transport, pid: () => null, exit: () => undefined, probeAnswer: () => answer };
@@ -37,7 +40,7 @@ export function createTransport(config: ConnectorConfig, stderr: StderrRing, dep
   const c = core();
   const transport = new BoundedStdioClient(
     // The nesting marker goes last so a config cannot reset it.
-    { command: config.command, args: config.args, env: { ...config.env, [NESTING_ENV]: String(depth) }, cwd: config.cwd ?? undefined },
+    { command: config.command, args: config.args, env: { ...childEnvironment(config.env, config.inheritEnv), [NESTING_ENV]: String(depth) }, cwd: config.cwd ?? undefined },
     { maxBytes: c.limitDefault(Budget.downstream_line_bytes), maxDepth: c.limitDefault(Budget.downstream_depth), maxIdBytes: c.limitDefault(Budget.echo_clamp_chars) },
     (text) => stderr.push(text),
   );

@@ -1,7 +1,7 @@
 // Reads an HTTP answer's body under a byte cap, before anything parses it: a declared length past
 // the cap is refused unread, and the body is counted while it arrives and cancelled past the cap.
 // Used for every answer atrium reads from a server it does not run as a connector (auth answers,
-// an embedding endpoint).
+// an embedding endpoint), and for a remote connector's 400 that may refuse its session.
 
 /** The body went past its cap; `declared` is the content-length that did, when it was that. */
 export class OversizedAnswer extends Error {

@@ -783,6 +783,8 @@ export const DOCTOR_STDERR_TAIL_LINES = 8;
 export const TOP_KEY_BYTES_KEPT = 8;
 /** 3000 ms: How long a stdio connector whose protocol is auto waits for the answer to its server/discover probe; silence that long is a 2025-11-25 server that ignores unknown requests before initialize, and initialize follows on the same process */
 export const CONNECTOR_PROBE_MS = 3000;
+/** 4096 bytes: How much of a remote server's HTTP 400 answer to a request that named atrium's session is read to see whether it refuses the session (the SDK's own examples answer an unknown session 400, where the transport spec says 404); a longer answer is no such refusal */
+export const CONNECTOR_SESSION_REFUSAL_BYTES_MAX = 4096;
 /** 1000 ms: Shortest wait before a 2026-07-28 connector's tools are listed again after the ttlMs of its last tools/list runs out; a smaller positive ttlMs never makes a busy loop (a ttlMs of 0 or none sets no timer) */
 export const CONNECTOR_LIST_TTL_MIN_MS = 1000;
 /** 86400000 ms: Longest wait before a 2026-07-28 connector's tools are listed again after its tools/list ttlMs (24 h, the SDK client's own cap on a ttlMs; also within a timer's range) */
