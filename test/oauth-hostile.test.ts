@@ -221,6 +221,25 @@ describe("O12: discovery fetches only the server's origin, then its authorizatio
     expect(as.hits.filter((h) => h.path === "/reg")).toHaveLength(1);
   });
 
+  it("a refresh refused by the authorization server with a body of its own: the background failure says the OAuth error code, never the body's text", async () => {
+    let refuse = false;
+    const as = await recordingServer((o) => {
+      const honest = authServer("as")(o);
+      return (req, res, body) => refuse && req.url === "/token" ? json(res, 400, { error: "invalid_request", error_description: "VICTIM-SECRET from the token endpoint" }) : honest(req, res, body);
+    });
+    const mcp = await recordingServer(protectedServer((o) => ({ resource: `${o}/mcp`, authorization_servers: [as.origin] })));
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    await logInOnce(config, tokens);
+    refuse = true;
+    const failed = await backgroundStart(config, tokens);
+    const said: string[] = [];
+    for (let e = failed as { message?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) said.push(String(e.message));
+    expect(as.hits.some((h) => h.path === "/token" && h.body.includes("grant_type=refresh_token"))).toBe(true);
+    expect(said.join(" | ")).toMatch(/invalid_request/);
+    expect(said.join(" | ")).not.toContain("VICTIM-SECRET");
+  });
+
   it("through atrium: a remote connector whose 401 points at another local service leaves that service unasked, and its answer never reaches the model", async () => {
     const victim = await recordingServer(() => (_req, res) => {
       res.writeHead(200, { "content-type": "text/plain" }).end("VICTIM-SECRET internal admin page");
