@@ -240,6 +240,23 @@ describe("O12: discovery fetches only the server's origin, then its authorizatio
     expect(said.join(" | ")).not.toContain("VICTIM-SECRET");
   });
 
+  it("a login whose registration endpoint answers a body of its own: the login's failure names the status and code, never the body", async () => {
+    const mcp = await recordingServer((o) => {
+      const as = authServer("as")(o);
+      const prm = protectedServer((x) => ({ resource: `${x}/mcp`, authorization_servers: [x] }))(o);
+      return (req, res, body) => {
+        if (req.url === "/reg") {
+          res.writeHead(400, { "content-type": "text/plain" }).end("VICTIM-SECRET internal admin page");
+          return true;
+        }
+        return prm(req, res, body) || as(req, res, body);
+      };
+    });
+    const failed = await startLogin(connector(`${mcp.origin}/mcp`), store()).then(() => undefined, (e: Error) => e.message);
+    expect(failed).toMatch(/^the login failed: .*HTTP 400/);
+    expect(failed).not.toContain("VICTIM-SECRET");
+  });
+
   it("through atrium: a remote connector whose 401 points at another local service leaves that service unasked, and its answer never reaches the model", async () => {
     const victim = await recordingServer(() => (_req, res) => {
       res.writeHead(200, { "content-type": "text/plain" }).end("VICTIM-SECRET internal admin page");

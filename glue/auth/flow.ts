@@ -13,6 +13,7 @@ import { boundedAuthFetch, NoAnswerInTime, withinDeadline } from "./bounded-fetc
 import { notLoopback } from "./loopback.js";
 import { HTTP_STATUS } from "../support/wire.js";
 import { clampEcho } from "../support/errors.js";
+import { oauthErrorWords } from "./background-failure.js";
 
 export type LoginStart =
   | { kind: "authorized" }
@@ -36,9 +37,9 @@ async function challenge(url: string, fetchFn: FetchLike): Promise<URL | undefin
   }
 }
 
-/** Why a login failed, in words that never carry a token (the SDK's messages name endpoints and OAuth error codes). */
+/** Why a login failed, in words that never carry a token nor an OAuth error answer's text (O12: its code and status only). */
 function failure(e: unknown): Error {
-  const text = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, " ").trim();
+  const text = (oauthErrorWords(e) ?? (e instanceof Error ? e.message : String(e))).replace(/\s+/g, " ").trim();
   return new Error(`the login failed: ${clampEcho(text)}`);
 }
 
