@@ -23,6 +23,7 @@ import { validateConfig } from "../glue/config/validate.js";
 import { core } from "../glue/decisions/core.js";
 import type { HttpConnectorConfig } from "../glue/config/schema.js";
 import { startAtrium } from "./harness/atrium-client.js";
+import { waitFor } from "./harness/until.js";
 
 interface Hit { method: string; path: string; body: string }
 type Route = (req: IncomingMessage, res: ServerResponse, body: string) => boolean | void;
@@ -198,6 +199,23 @@ describe("O12: discovery fetches only the server's origin, then its authorizatio
     expect(mcp.hits.some((h) => h.path.startsWith("/.well-known/oauth-protected-resource"))).toBe(true);
   });
 
+  it("a background start with stored tokens and a 401 naming another local service's URL never fetches it either", async () => {
+    const victim = await recordingServer(() => (_req, res) => json(res, 200, { secret: "VICTIM-SECRET" }));
+    let hostile = false;
+    const mcp = await recordingServer((o) => {
+      const as = authServer("as")(o);
+      const prm = protectedServer((x) => ({ resource: `${x}/mcp`, authorization_servers: [x] }), (x) => `Bearer resource_metadata="${hostile ? `${victim.origin}/admin` : `${x}/.well-known/oauth-protected-resource/mcp`}"`)(o);
+      return (req, res, body) => prm(req, res, body) || as(req, res, body);
+    });
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    await logInOnce(config, tokens);
+    hostile = true;
+    await backgroundStart(config, tokens);
+    expect(mcp.hits.some((h) => h.path === "/token" && h.body.includes("grant_type=refresh_token")), "the refresh path ran").toBe(true);
+    expect(victim.hits).toEqual([]);
+  });
+
   it("a background start without a login registers no client and asks the authorization server nothing", async () => {
     const as = await recordingServer(authServer("as"));
     const mcp = await recordingServer(protectedServer((o) => ({ resource: `${o}/mcp`, authorization_servers: [as.origin] })));
@@ -265,8 +283,10 @@ describe("O12: discovery fetches only the server's origin, then its authorizatio
     const mcp = await recordingServer(protectedServer(() => ({ resource: `${victim.origin}/`, authorization_servers: [victim.origin] }), () => `Bearer resource_metadata="${victim.origin}/admin"`));
     const a = await startAtrium({ config: { mcpServers: { remote: { url: `${mcp.origin}/mcp` } } }, env: { ATRIUM_KEYRING: "off" } });
     try {
+      // The start has settled (needs_auth: the server's own metadata offers a login) before anything is checked.
+      let search: any;
+      await waitFor(async () => (search = await a.json("search_tools", { query: "" })).unavailable?.[0]?.state === "needs_auth", "the connector settles in needs_auth");
       const refused = await a.call("call_tool", { address: "remote.anything" });
-      const search = await a.json("search_tools", { query: "" });
       const said = JSON.stringify(refused) + JSON.stringify(search);
       expect(refused.isError).toBe(true);
       expect(said).not.toContain("VICTIM-SECRET");
