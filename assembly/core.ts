@@ -7,5 +7,5 @@ export { limitDefault, limitMin, limitMax, limitAccepts, budgetCheck, budgetRoom
 export { envelope, errorRetryable, errorRetryableWhen } from "./envelope";
 export { appCall, appResult, appResource } from "./apps";
 export { approvalAsk, approvalReply } from "./approvals";
-export { oauthRedirect, oauthOffer, oauthUnauthorized, oauthChannel, oauthResource, oauthIssuer, oauthRefresh } from "./oauth";
+export { oauthRedirect, oauthOffer, oauthUnauthorized, oauthChannel, oauthResource, oauthIssuer, oauthTokenIssuer, oauthRefresh, oauthAuthorizationUrl, oauthMetadataLocation } from "./oauth";
 export { pinGate } from "./pins";

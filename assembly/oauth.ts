@@ -1,6 +1,6 @@
-// Logins of remote connectors (spec/oauth.md, O1–O10). Fails closed: facts out of range answer
+// Logins of remote connectors (spec/oauth.md, O1–O12). Fails closed: facts out of range answer
 // invalid_facts, which the glue treats as the answer that grants nothing.
-import { ConnectorCredentials, ConnectorTransport, ElicitationSupport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, Revision, TokenExpiry, UrlPart } from "./generated/spec";
+import { ConnectorCredentials, ConnectorTransport, ElicitationSupport, IssuerMatch, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, Revision, TokenExpiry, TokenIssuerMatch, UrlPart } from "./generated/spec";
 
 function isPart(v: i32): bool {
   return v >= UrlPart.absent && v <= UrlPart.present;
@@ -54,6 +54,30 @@ export function oauthIssuer(match: i32): i32 {
   if (match < IssuerMatch.no_metadata || match > IssuerMatch.other) return OAuthIssuer.invalid_facts; // O10
   if (match == IssuerMatch.other) return OAuthIssuer.refused;
   return OAuthIssuer.accepted;
+}
+
+/** O8: whether the stored tokens are bound to the issuer they are judged for (discovery's now, or the one logout would revoke at). */
+export function oauthTokenIssuer(match: i32): i32 {
+  if (match < TokenIssuerMatch.no_tokens || match > TokenIssuerMatch.unrecorded) return OAuthTokenIssuer.invalid_facts; // O10
+  if (match == TokenIssuerMatch.no_tokens || match == TokenIssuerMatch.same) return OAuthTokenIssuer.bound;
+  return OAuthTokenIssuer.new_login;
+}
+
+/** O11: whether an authorization URL may be shown to the person or a host: https:, or http: on loopback. */
+export function oauthAuthorizationUrl(scheme: i32, host: i32): i32 {
+  if (scheme < RedirectScheme.http || scheme > RedirectScheme.unparsable || host < RedirectHost.ipv4_loopback || host > RedirectHost.other) return OAuthAuthorizationUrl.invalid_facts; // O10
+  if (scheme == RedirectScheme.unparsable) return OAuthAuthorizationUrl.not_url;
+  if (scheme == RedirectScheme.https) return OAuthAuthorizationUrl.accepted;
+  if (scheme != RedirectScheme.http) return OAuthAuthorizationUrl.refused_scheme;
+  if (host == RedirectHost.other) return OAuthAuthorizationUrl.not_loopback;
+  return OAuthAuthorizationUrl.accepted;
+}
+
+/** O12: whether the protected resource metadata URL a 401 names is fetched (only at the server's own origin). */
+export function oauthMetadataLocation(origin: i32): i32 {
+  if (origin < OriginMatch.same || origin > OriginMatch.unparsable) return OAuthMetadataLocation.invalid_facts; // O10
+  if (origin == OriginMatch.same) return OAuthMetadataLocation.fetch_named;
+  return OAuthMetadataLocation.well_known_only;
 }
 
 /** O9: whether a stored access token is refreshed before it is sent. */

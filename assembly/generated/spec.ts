@@ -387,6 +387,33 @@ export enum OAuthIssuer {
   invalid_facts = 2,
 }
 
+export enum TokenIssuerMatch {
+  no_tokens = 0,
+  same = 1,
+  other = 2,
+  unrecorded = 3,
+}
+
+export enum OAuthTokenIssuer {
+  bound = 0,
+  new_login = 1,
+  invalid_facts = 2,
+}
+
+export enum OAuthAuthorizationUrl {
+  accepted = 0,
+  not_url = 1,
+  refused_scheme = 2,
+  not_loopback = 3,
+  invalid_facts = 4,
+}
+
+export enum OAuthMetadataLocation {
+  fetch_named = 0,
+  well_known_only = 1,
+  invalid_facts = 2,
+}
+
 export enum TokenExpiry {
   unknown = 0,
   known = 1,

@@ -7,18 +7,19 @@
 import { auth, extractWWWAuthenticateParams, type FetchLike } from "@modelcontextprotocol/client";
 import type { HttpConnectorConfig } from "../config/schema.js";
 import type { TokenStore } from "./store.js";
-import { AUTH_OPTIONS, ConnectorOAuth } from "./provider.js";
+import { AUTH_OPTIONS, ConnectorOAuth, metadataUrlToUse } from "./provider.js";
 import { startReceiver, type Receiver } from "./receiver.js";
 import { boundedAuthFetch, NoAnswerInTime, withinDeadline } from "./bounded-fetch.js";
 import { notLoopback } from "./loopback.js";
 import { HTTP_STATUS } from "../support/wire.js";
 import { clampEcho } from "../support/errors.js";
+import { oauthErrorWords } from "./background-failure.js";
 
 export type LoginStart =
   | { kind: "authorized" }
   | { kind: "pending"; authorizationUrl: string; done: Promise<void>; cancel(): void };
 
-/** The resource metadata URL a 401 from the MCP endpoint names (WWW-Authenticate), if it names one. */
+/** The resource metadata URL a 401 from the MCP endpoint names (WWW-Authenticate), if it names one at the server's origin (O12). */
 async function challenge(url: string, fetchFn: FetchLike): Promise<URL | undefined> {
   try {
     const res = await withinDeadline(url, undefined, (signal) => fetchFn(url, {
@@ -28,16 +29,17 @@ async function challenge(url: string, fetchFn: FetchLike): Promise<URL | undefin
       signal,
     }));
     await res.body?.cancel().catch(() => {});
-    return res.status === HTTP_STATUS.unauthorized ? extractWWWAuthenticateParams(res).resourceMetadataUrl : undefined;
+    // O12: a metadata URL of another origin is not fetched; discovery asks the server's well-known locations.
+    return res.status === HTTP_STATUS.unauthorized ? metadataUrlToUse(url, extractWWWAuthenticateParams(res).resourceMetadataUrl) : undefined;
   } catch (e) {
     if (e instanceof NoAnswerInTime) throw e; // a server that does not answer: the login ends here
     return undefined; // discovery then tries the well-known locations
   }
 }
 
-/** Why a login failed, in words that never carry a token (the SDK's messages name endpoints and OAuth error codes). */
+/** Why a login failed, in words that never carry a token nor an OAuth error answer's text (O12: its code and status only). */
 function failure(e: unknown): Error {
-  const text = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, " ").trim();
+  const text = (oauthErrorWords(e) ?? (e instanceof Error ? e.message : String(e))).replace(/\s+/g, " ").trim();
   return new Error(`the login failed: ${clampEcho(text)}`);
 }
 

@@ -14,23 +14,50 @@
 // judged by the core before anything uses it (saveDiscoveryState): the protected resource must be
 // this server (O7) and the authorization server's issuer the server it came from (O8); every
 // auth() call here and in flow.ts turns the SDK's own issuer check off (AUTH_OPTIONS), so the
-// core's is the one that refuses.
+// core's is the one that refuses. Tokens are bound to the issuer that issued them (O8): the
+// issuer and its revocation endpoint are recorded with the tokens, in the same write, never by
+// discovery alone; a background discovery naming another issuer is NeedsLogin. The resource
+// metadata URL a 401 names is used only at the server's own origin (O12, metadataUrlToUse); in
+// the background without stored tokens, discovery stops at the resource metadata (no
+// authorization server is asked, no client registered), and a background failure reaches the
+// model in atrium's words only (background-failure.ts). The authorization endpoint and URL must be
+// https: or http: on loopback (O11).
 import { randomBytes } from "node:crypto";
-import { auth, extractWWWAuthenticateParams, type AuthProvider, type FetchLike, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from "@modelcontextprotocol/client";
+import { auth, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams, type AuthProvider, type FetchLike, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from "@modelcontextprotocol/client";
 import type { HttpConnectorConfig } from "../config/schema.js";
 import type { TokenStore } from "./store.js";
 import { NeedsLogin, RefusedWithoutLogin, needsLogin, refusedWithoutLogin } from "./needs-login.js";
 import { notLoopback } from "./loopback.js";
-import { OAUTH_REFRESH_LEAD_MS, OAUTH_STATE_BYTES, OAuthIssuer, OAuthRefresh, OAuthResource, OAuthUnauthorized } from "../decisions/generated/spec.js";
+import { OAUTH_REFRESH_LEAD_MS, OAUTH_STATE_BYTES, OAuthAuthorizationUrl, OAuthIssuer, OAuthMetadataLocation, OAuthRefresh, OAuthResource, OAuthTokenIssuer, OAuthUnauthorized } from "../decisions/generated/spec.js";
 import { core } from "../decisions/core.js";
 import { codeName } from "../decisions/code-names.js";
-import { connectorFacts, issuerMatchOf, prmOf, refreshFacts, resourceFacts } from "../decisions/facts/oauth.js";
-import { oauthIssuerText, oauthResourceText } from "../decisions/messages.js";
+import { authorizationUrlFacts, connectorFacts, issuerMatchOf, metadataOriginOf, prmOf, refreshFacts, resourceFacts, tokenIssuerMatchOf } from "../decisions/facts/oauth.js";
+import { oauthAuthorizationUrlText, oauthIssuerText, oauthResourceText, oauthTokenIssuerText } from "../decisions/messages.js";
+import { JudgedRefusal, backgroundFailure } from "./background-failure.js";
 
 /** What every auth() call passes: the issuer of discovered metadata is judged by the core (O8, saveDiscoveryState), not twice. */
 export const AUTH_OPTIONS = { skipIssuerMetadataValidation: true } as const;
 
 interface LoginMode { redirectUrl: string; state: string }
+
+/** O12: the resource metadata URL a 401 named, kept only when the core says it may be fetched (the server's own origin). */
+export function metadataUrlToUse(serverUrl: string | URL, named: URL | undefined): URL | undefined {
+  if (!named) return undefined;
+  return core().oauthMetadataLocation(metadataOriginOf(serverUrl, named)) === OAuthMetadataLocation.fetch_named ? named : undefined;
+}
+
+/** The issuer discovery names: the metadata's `issuer`, else the authorization server URL (as the SDK stamps it). */
+const issuerOf = (state: OAuthDiscoveryState | undefined): string | undefined => {
+  const issuer = (state?.authorizationServerMetadata as { issuer?: unknown } | undefined)?.issuer;
+  return typeof issuer === "string" ? issuer : state?.authorizationServerUrl;
+};
+
+/** O11: throws unless the core accepts this authorization URL (or endpoint). */
+function judgeAuthorizationUrl(url: string): void {
+  const f = authorizationUrlFacts(url);
+  const a = core().oauthAuthorizationUrl(f.scheme, f.host);
+  if (a !== OAuthAuthorizationUrl.accepted) throw new JudgedRefusal(oauthAuthorizationUrlText[codeName(OAuthAuthorizationUrl, a) ?? "invalid_facts"](url));
+}
 
 export class ConnectorOAuth implements OAuthClientProvider {
   /** The URL the person must open, once a login asked for one. */
@@ -39,6 +66,8 @@ export class ConnectorOAuth implements OAuthClientProvider {
   private discovery?: OAuthDiscoveryState;
   private refreshing?: Promise<void>;
   private login?: LoginMode;
+  /** Protected resource metadata a background discovery found (it stops there without stored tokens, O12). */
+  private foundResourceMetadata?: unknown;
 
   constructor(readonly config: HttpConnectorConfig, private readonly store: TokenStore, readonly fetchFn: FetchLike) {}
 
@@ -76,7 +105,7 @@ export class ConnectorOAuth implements OAuthClientProvider {
 
   /** O5: what a refusal means now: the core's answer on the connector's credentials and whether its protected resource metadata was found. */
   private meaning(): OAuthUnauthorized {
-    return core().oauthUnauthorized(connectorFacts(this.config).credentials, prmOf(this.discovery?.resourceMetadata));
+    return core().oauthUnauthorized(connectorFacts(this.config).credentials, prmOf(this.discovery?.resourceMetadata ?? this.foundResourceMetadata));
   }
 
   /** In the background, a login is needed only where the core says so (O5: a server that advertises one). */
@@ -94,14 +123,20 @@ export class ConnectorOAuth implements OAuthClientProvider {
     return {
       token: async () => (await this.tokens())?.access_token,
       onUnauthorized: async (ctx) => {
-        const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(ctx.response);
+        const named = extractWWWAuthenticateParams(ctx.response);
+        const resourceMetadataUrl = metadataUrlToUse(this.config.url, named.resourceMetadataUrl);
+        if (!this.login && !this.record()?.tokens) {
+          // O12: nothing stored to refresh: the resource metadata says whether a login is on offer; the authorization server is not asked.
+          this.foundResourceMetadata = await discoverOAuthProtectedResourceMetadata(ctx.serverUrl, { resourceMetadataUrl }, ctx.fetchFn).catch(() => undefined);
+          throw this.needLogin("the server asks for a login");
+        }
         let result: string;
         try {
-          result = await auth(this, { serverUrl: ctx.serverUrl, resourceMetadataUrl, scope: scope ?? this.config.oauth?.scope ?? undefined, fetchFn: ctx.fetchFn, ...AUTH_OPTIONS });
+          result = await auth(this, { serverUrl: ctx.serverUrl, resourceMetadataUrl, scope: named.scope ?? this.config.oauth?.scope ?? undefined, fetchFn: ctx.fetchFn, ...AUTH_OPTIONS });
         } catch (e) {
           if (needsLogin(e) || refusedWithoutLogin(e)) throw e;
           const meaning = this.meaning();
-          throw meaning === OAuthUnauthorized.needs_login ? e : new RefusedWithoutLogin(meaning);
+          throw meaning === OAuthUnauthorized.needs_login ? backgroundFailure(e) : new RefusedWithoutLogin(meaning);
         }
         if (result !== "AUTHORIZED") throw this.needLogin("the server asks for a login");
       },
@@ -116,7 +151,10 @@ export class ConnectorOAuth implements OAuthClientProvider {
   clientInformation(): StoredOAuthClientInformation | undefined {
     const o = this.config.oauth;
     if (o?.clientId) return { client_id: o.clientId, ...(o.clientSecret && { client_secret: o.clientSecret }) };
-    return this.record()?.client;
+    const client = this.record()?.client;
+    // O12: in the background a client is never registered; without one there is nothing to refresh.
+    if (!client && !this.login) throw this.needLogin("atrium has no client registration with this server yet");
+    return client;
   }
 
   saveClientInformation(info: StoredOAuthClientInformation): void {
@@ -142,12 +180,18 @@ export class ConnectorOAuth implements OAuthClientProvider {
     return r?.tokens;
   }
 
+  /** O8: the tokens, the issuer that issued them and its revocation endpoint, in one write. */
   saveTokens(tokens: StoredOAuthTokens): void {
-    this.store.saveTokens(this.config.id, this.config.url, tokens);
+    const issuer = typeof tokens.issuer === "string" ? tokens.issuer : issuerOf(this.discovery);
+    const meta = this.discovery?.authorizationServerMetadata as { revocation_endpoint?: unknown } | undefined;
+    const fromIssuer = issuer !== undefined && core().oauthTokenIssuer(tokenIssuerMatchOf({ issuer }, issuerOf(this.discovery) ?? "")) === OAuthTokenIssuer.bound;
+    const revocationEndpoint = fromIssuer && typeof meta?.revocation_endpoint === "string" ? meta.revocation_endpoint : undefined;
+    this.store.saveTokens(this.config.id, this.config.url, tokens, { issuer, revocationEndpoint });
   }
 
   redirectToAuthorization(url: URL): void {
     if (!this.login) throw this.needLogin("the server asks for a login");
+    judgeAuthorizationUrl(url.href); // O11
     this.authorizationUrl = url;
   }
 
@@ -157,14 +201,16 @@ export class ConnectorOAuth implements OAuthClientProvider {
   /** Metadata is kept only once the core accepted it (O7, O8); a refusal fails the auth() call before any registration or login. */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     this.judgeMetadata(state);
-    this.discovery = state;
-    const meta = state.authorizationServerMetadata as { revocation_endpoint?: string; issuer?: string } | undefined;
-    if (meta?.revocation_endpoint || meta?.issuer) {
-      const existing = this.record();
-      if (existing?.revocationEndpoint !== meta.revocation_endpoint || existing?.issuer !== meta.issuer) {
-        this.store.update(this.config.id, this.config.url, (r) => ({ ...r, revocationEndpoint: meta.revocation_endpoint, issuer: meta.issuer }));
-      }
+    // O8: discovery never changes what is recorded with the tokens; in the background, one that
+    // names another issuer than the stored tokens' is a new login (a person's login replaces them).
+    if (!this.login) {
+      const r = this.record();
+      const named = issuerOf(state) ?? "";
+      const issuedBy = r?.tokens ? { issuer: typeof r.tokens.issuer === "string" ? r.tokens.issuer : r.issuer } : undefined;
+      const binding = core().oauthTokenIssuer(tokenIssuerMatchOf(issuedBy, named));
+      if (binding !== OAuthTokenIssuer.bound) throw new NeedsLogin(oauthTokenIssuerText[codeName(OAuthTokenIssuer, binding) ?? "invalid_facts"](String(issuedBy?.issuer), named));
     }
+    this.discovery = state;
   }
 
   discoveryState(): OAuthDiscoveryState | undefined { return this.discovery; }
@@ -173,10 +219,12 @@ export class ConnectorOAuth implements OAuthClientProvider {
   private judgeMetadata(state: OAuthDiscoveryState): void {
     const resource = state.resourceMetadata?.resource;
     const r = core().oauthResource(resourceFacts(this.config.url, resource));
-    if (r !== OAuthResource.accepted && r !== OAuthResource.no_indicator) throw new Error(oauthResourceText[codeName(OAuthResource, r) ?? "invalid_facts"](String(resource), this.config.url));
+    if (r !== OAuthResource.accepted && r !== OAuthResource.no_indicator) throw new JudgedRefusal(oauthResourceText[codeName(OAuthResource, r) ?? "invalid_facts"](String(resource), this.config.url));
     const meta = state.authorizationServerMetadata as { issuer?: unknown } | undefined;
     const i = core().oauthIssuer(issuerMatchOf(state.authorizationServerUrl, meta));
-    if (i !== OAuthIssuer.accepted) throw new Error(oauthIssuerText[codeName(OAuthIssuer, i) ?? "invalid_facts"](state.authorizationServerUrl, String(meta?.issuer)));
+    if (i !== OAuthIssuer.accepted) throw new JudgedRefusal(oauthIssuerText[codeName(OAuthIssuer, i) ?? "invalid_facts"](state.authorizationServerUrl, String(meta?.issuer)));
+    const endpoint = (meta as { authorization_endpoint?: unknown } | undefined)?.authorization_endpoint;
+    if (typeof endpoint === "string") judgeAuthorizationUrl(endpoint); // O11, before a client is registered
   }
 
   invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {

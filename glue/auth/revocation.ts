@@ -1,13 +1,20 @@
 // Logout: each stored token (refresh first, then access) revoked at the authorization server's
 // revocation_endpoint (RFC 7009) when it advertises one, as the registered client, every answer
 // read under the cap; then the local copy deleted whatever the server said. Answers what it did,
-// in words that never carry a token.
+// in words that never carry a token. Tokens go only to the revocation endpoint recorded with
+// them, of the issuer that issued them (spec/oauth.md O8): a record whose issuer is not the
+// tokens' own sends nothing anywhere.
 import { discoverAuthorizationServerMetadata } from "@modelcontextprotocol/client";
 import type { HttpConnectorConfig } from "../config/schema.js";
 import type { TokenStore } from "./store.js";
 import { boundedAuthFetch } from "./bounded-fetch.js";
 import { HTTP_STATUS } from "../support/wire.js";
 import { MS_PER_SECOND } from "../support/format.js";
+import { core } from "../decisions/core.js";
+import { codeName } from "../decisions/code-names.js";
+import { OAuthTokenIssuer } from "../decisions/generated/spec.js";
+import { tokenIssuerMatchOf } from "../decisions/facts/oauth.js";
+import { oauthTokenIssuerText } from "../decisions/messages.js";
 
 export interface Logout { lines: string[]; ok: boolean }
 
@@ -17,14 +24,20 @@ export async function logout(config: HttpConnectorConfig, store: TokenStore): Pr
   const fetchFn = boundedAuthFetch(config.url);
   const lines: string[] = [];
   let ok = true;
-  let endpoint = record.revocationEndpoint;
-  if (!endpoint && record.issuer) {
-    const meta = await discoverAuthorizationServerMetadata(record.issuer, { fetchFn }).catch(() => undefined);
+  // O8: the tokens' own issuer stamp against the issuer recorded with the revocation endpoint.
+  const stamped = typeof record.tokens.issuer === "string" ? record.tokens.issuer : record.issuer;
+  const recorded = record.issuer ?? stamped;
+  const binding = core().oauthTokenIssuer(tokenIssuerMatchOf({ issuer: stamped }, recorded ?? ""));
+  let endpoint = binding === OAuthTokenIssuer.bound ? record.revocationEndpoint : undefined;
+  if (!endpoint && binding === OAuthTokenIssuer.bound && recorded) {
+    const meta = await discoverAuthorizationServerMetadata(recorded, { fetchFn }).catch(() => undefined);
     endpoint = (meta as { revocation_endpoint?: string } | undefined)?.revocation_endpoint;
   }
   const clientId = config.oauth?.clientId ?? record.client?.client_id;
   const secret = config.oauth?.clientSecret ?? record.client?.client_secret;
-  if (!endpoint || !clientId) {
+  if (binding !== OAuthTokenIssuer.bound) {
+    lines.push(`${config.id}: not revoked: ${oauthTokenIssuerText[codeName(OAuthTokenIssuer, binding) ?? "invalid_facts"](String(stamped), String(recorded))}; the tokens stay valid at their issuer until they expire`);
+  } else if (!endpoint || !clientId) {
     lines.push(`${config.id}: the authorization server advertises no revocation endpoint; the tokens stay valid there until they expire`);
   } else {
     for (const [hint, token] of [["refresh_token", record.tokens.refresh_token], ["access_token", record.tokens.access_token]] as const) {

@@ -16,7 +16,7 @@ export interface AuthRecord {
   /** Epoch ms when the access token expires (from expires_in when it was saved). */
   expiresAt?: number;
   client?: StoredOAuthClientInformation;
-  /** The AS's revocation endpoint and issuer, remembered for logout. */
+  /** The issuer that issued the stored tokens and its revocation endpoint, written with the tokens (spec/oauth.md O8), for logout. */
   revocationEndpoint?: string;
   issuer?: string;
 }
@@ -59,9 +59,10 @@ export class TokenStore {
     this.open().write(JSON.stringify({ version: 1, records: [...all.values()] }));
   }
 
-  saveTokens(connector: string, url: string, tokens: StoredOAuthTokens): void {
+  /** The tokens with the issuer that issued them and its revocation endpoint, in one write (O8: never moved to another issuer). */
+  saveTokens(connector: string, url: string, tokens: StoredOAuthTokens, issuedBy: { issuer?: string; revocationEndpoint?: string } = {}): void {
     const expiresAt = typeof tokens.expires_in === "number" ? Date.now() + tokens.expires_in * MS_PER_SECOND : undefined;
-    this.update(connector, url, (r) => ({ ...r, tokens, expiresAt }));
+    this.update(connector, url, (r) => ({ ...r, tokens, expiresAt, issuer: issuedBy.issuer, revocationEndpoint: issuedBy.revocationEndpoint }));
   }
 
   private readAll(): Map<string, AuthRecord> {

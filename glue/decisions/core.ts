@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason } from "./generated/spec.js";
+import type { OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -45,7 +45,10 @@ interface CoreExports {
   oauthChannel(revision: number, elicitation: number): number;
   oauthResource(prm: number, origin: number, path: number): number;
   oauthIssuer(match: number): number;
+  oauthTokenIssuer(match: number): number;
   oauthRefresh(refreshToken: number, expiry: number, remainingMs: number, leadMs: number): number;
+  oauthAuthorizationUrl(scheme: number, host: number): number;
+  oauthMetadataLocation(origin: number): number;
   pinGate(state: number, policy: number, scope: number, direction: number): number;
 }
 
@@ -119,6 +122,12 @@ export interface Core {
   oauthResource(facts: ResourceFacts): OAuthResource;
   /** O8: whether authorization server metadata names the server it came from. */
   oauthIssuer(match: number): OAuthIssuer;
+  /** O8: whether stored tokens are bound to the issuer they are judged for (TokenIssuerMatch). */
+  oauthTokenIssuer(match: number): OAuthTokenIssuer;
+  /** O11: whether an authorization URL may be shown to the person or a host (its scheme and host, as a redirect URI's are read). */
+  oauthAuthorizationUrl(scheme: number, host: number): OAuthAuthorizationUrl;
+  /** O12: whether the resource metadata URL a 401 names is fetched (its origin against the server's). */
+  oauthMetadataLocation(origin: number): OAuthMetadataLocation;
   /** O9: whether a stored access token is refreshed before it is sent. */
   oauthRefresh(facts: RefreshFacts): OAuthRefresh;
   /** N1–N8: whether a tool may be called given its pin: callable, quarantined, or record its new definition and allow. */
@@ -251,6 +260,9 @@ export function createCore(bytes: Uint8Array): Core {
     oauthChannel: (revision, elicitation) => call("oauthChannel", () => x.oauthChannel(i32(revision), i32(elicitation)) as OAuthChannel),
     oauthResource: (f) => call("oauthResource", () => x.oauthResource(i32(f.prm), i32(f.origin), i32(f.path)) as OAuthResource),
     oauthIssuer: (match) => call("oauthIssuer", () => x.oauthIssuer(i32(match)) as OAuthIssuer),
+    oauthTokenIssuer: (match) => call("oauthTokenIssuer", () => x.oauthTokenIssuer(i32(match)) as OAuthTokenIssuer),
+    oauthAuthorizationUrl: (scheme, host) => call("oauthAuthorizationUrl", () => x.oauthAuthorizationUrl(i32(scheme), i32(host)) as OAuthAuthorizationUrl),
+    oauthMetadataLocation: (origin) => call("oauthMetadataLocation", () => x.oauthMetadataLocation(i32(origin)) as OAuthMetadataLocation),
     oauthRefresh: (f) => call("oauthRefresh", () => x.oauthRefresh(i32(f.refreshToken), i32(f.expiry), f64(f.remainingMs), f64(f.leadMs)) as OAuthRefresh),
     pinGate: (f) =>
       call("pinGate", () => {

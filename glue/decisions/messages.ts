@@ -1,6 +1,6 @@
 // The one table that turns the core's codes into words for people and models.
 // Keyed by code name, so a code added to spec/ without a message fails typecheck.
-import type { OAuthIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName, PinReasonName } from "./generated/spec.js";
+import type { OAuthAuthorizationUrlName, OAuthIssuerName, OAuthTokenIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName, PinReasonName } from "./generated/spec.js";
 import { codeName } from "./code-names.js";
 import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck } from "./generated/spec.js";
 
@@ -167,6 +167,22 @@ export const oauthIssuerText: Record<OAuthIssuerName, (fetchedFor: string, issue
   accepted: (fetchedFor) => `the metadata of ${fetchedFor} names its own issuer`,
   refused: (fetchedFor, issuer) => `the authorization server metadata fetched from ${fetchedFor} names the issuer ${issuer}, another server (RFC 8414 §3.3); refused`,
   invalid_facts: (fetchedFor) => `the issuer of the authorization server metadata fetched from ${fetchedFor} could not be judged (facts out of range); refused`,
+};
+
+/** Why an authorization URL is or is not one a person or host may be handed (spec/oauth.md O11). */
+export const oauthAuthorizationUrlText: Record<OAuthAuthorizationUrlName, (url: string) => string> = {
+  accepted: (url) => `the authorization URL ${JSON.stringify(url)} is a web page`,
+  not_url: (url) => `the authorization URL ${JSON.stringify(url)} is not a URL; refused`,
+  refused_scheme: (url) => `the authorization URL ${JSON.stringify(url)} is not https: (nor http: on this machine's loopback): a host could hand it to another program; refused`,
+  not_loopback: (url) => `the authorization URL ${JSON.stringify(url)} is plain http: to another machine; only https: (or http: on this machine's loopback) is opened; refused`,
+  invalid_facts: (url) => `the authorization URL ${JSON.stringify(url)} could not be judged (facts out of range), so it is not https: or loopback; refused`,
+};
+
+/** Why stored tokens are not used or revoked where discovery or the record points (spec/oauth.md O8). */
+export const oauthTokenIssuerText: Record<OAuthTokenIssuerName, (issuedBy: string, judgedFor: string) => string> = {
+  bound: (issuedBy) => `the stored tokens were issued by ${issuedBy}`,
+  new_login: (issuedBy, judgedFor) => `the stored tokens were issued by ${issuedBy}, not by ${judgedFor}; they are never sent there, and a new login is needed`,
+  invalid_facts: (issuedBy, judgedFor) => `whether the stored tokens were issued by ${judgedFor} could not be judged (facts out of range; their issuer: ${issuedBy}); a new login is needed`,
 };
 
 const hostReasonText: Record<HostReasonName, string> = {

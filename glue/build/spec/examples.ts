@@ -6,7 +6,7 @@ import { hostFacts, requestCapabilities, type DeliveryOverrideName } from "../..
 import { hintOf } from "../../decisions/facts/annotations.js";
 import { appVisibilityOf } from "../../decisions/facts/app-ui.js";
 import { elicitationOf } from "../../decisions/facts/approval.js";
-import { issuerMatchOf, redirectFacts, resourceFacts } from "../../decisions/facts/oauth.js";
+import { authorizationUrlFacts, issuerMatchOf, metadataOriginOf, redirectFacts, resourceFacts, tokenIssuerMatchOf } from "../../decisions/facts/oauth.js";
 import { checkManifest } from "../../views/manifest.js";
 import { codeOf, type Example, type Spec } from "./parse.js";
 import { codeName } from "../../decisions/code-names.js";
@@ -151,6 +151,12 @@ const oauth: Runner = (core, spec, g) => {
     const elicitation = "capabilities" in g ? elicitationOf(g.capabilities) : c("ElicitationSupport", g.elicitation);
     return { channel: nameOf(spec, "OAuthChannel", core.oauthChannel(c("Revision", g.revision), elicitation)) };
   }
+  if ("metadataUrl" in g) return { metadataLocation: nameOf(spec, "OAuthMetadataLocation", core.oauthMetadataLocation(metadataOriginOf(String(g.serverUrl), g.metadataUrl))) };
+  if ("metadataOrigin" in g) return { metadataLocation: nameOf(spec, "OAuthMetadataLocation", core.oauthMetadataLocation(c("OriginMatch", g.metadataOrigin))) };
+  if ("authorizationUrl" in g) { const f = authorizationUrlFacts(g.authorizationUrl); return { authorizationUrl: nameOf(spec, "OAuthAuthorizationUrl", core.oauthAuthorizationUrl(f.scheme, f.host)) }; }
+  if ("authScheme" in g) return { authorizationUrl: nameOf(spec, "OAuthAuthorizationUrl", core.oauthAuthorizationUrl(c("RedirectScheme", g.authScheme), c("RedirectHost", g.authHost))) };
+  if ("discovered" in g) return { binding: nameOf(spec, "OAuthTokenIssuer", core.oauthTokenIssuer(tokenIssuerMatchOf(g.tokens === "absent" ? undefined : { issuer: g.stamped }, String(g.discovered)))) };
+  if ("tokenIssuer" in g) return { binding: nameOf(spec, "OAuthTokenIssuer", core.oauthTokenIssuer(c("TokenIssuerMatch", g.tokenIssuer))) };
   if ("serverUrl" in g) return { resource: nameOf(spec, "OAuthResource", core.oauthResource(resourceFacts(g.serverUrl, g.resource))) };
   if ("prm" in g) return { resource: nameOf(spec, "OAuthResource", core.oauthResource({ prm: c("ResourceMetadata", g.prm), origin: c("OriginMatch", g.resourceOrigin), path: c("PathMatch", g.resourcePath) })) };
   if ("asUrl" in g) return { metadata: nameOf(spec, "OAuthIssuer", core.oauthIssuer(issuerMatchOf(g.asUrl, "issuer" in g ? { issuer: g.issuer } : undefined))) };

@@ -2,9 +2,10 @@
 // URI's parts (O1–O3), the connector's transport and credentials (O4–O5), whether protected
 // resource metadata was found (O5, O7), the metadata's `resource` against the server URL (O7),
 // the authorization server metadata's `issuer` against the URL it came from (O8), a stored
-// token's expiry (O9). The host's elicitation fact (O6) is approvals' `elicitationOf`. Shapes
+// token's expiry (O9), the issuer stamped on stored tokens (O8), an authorization URL (O11), the
+// origin of a named resource metadata URL (O12). The host's elicitation fact (O6) is approvals' `elicitationOf`. Shapes
 // only; the core decides what they mean.
-import { ConnectorCredentials, ConnectorTransport, IssuerMatch, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart } from "../generated/spec.js";
+import { ConnectorCredentials, ConnectorTransport, IssuerMatch, OriginMatch, TokenIssuerMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart } from "../generated/spec.js";
 
 const LOOPBACK: Readonly<Record<string, RedirectHost>> = { "127.0.0.1": RedirectHost.ipv4_loopback, "[::1]": RedirectHost.ipv6_loopback, localhost: RedirectHost.localhost };
 
@@ -62,6 +63,28 @@ export function issuerMatchOf(fetchedFor: string, metadata: { issuer?: unknown }
   if (issuer === fetchedFor) return IssuerMatch.exact;
   if (fetchedFor.endsWith("/") && issuer === fetchedFor.slice(0, -1)) return IssuerMatch.slash_trimmed;
   return IssuerMatch.other;
+}
+
+/** O8: the issuer stamped on stored tokens against the issuer they are judged for (the same up to one trailing `/`). */
+export function tokenIssuerMatchOf(tokens: { issuer?: unknown } | undefined, issuer: string): TokenIssuerMatch {
+  if (!tokens) return TokenIssuerMatch.no_tokens;
+  const stamped = tokens.issuer;
+  if (typeof stamped !== "string") return TokenIssuerMatch.unrecorded;
+  const trim = (s: string) => (s.endsWith("/") ? s.slice(0, -1) : s);
+  return trim(stamped) === trim(issuer) ? TokenIssuerMatch.same : TokenIssuerMatch.other;
+}
+
+/** O11: an authorization URL's scheme and host, read as a redirect URI's are. */
+export function authorizationUrlFacts(url: unknown): { scheme: RedirectScheme; host: RedirectHost } {
+  const { scheme, host } = redirectFacts(url);
+  return { scheme, host };
+}
+
+/** O12: the origin of the resource metadata URL a 401 names against the server URL's. */
+export function metadataOriginOf(serverUrl: string | URL, named: unknown): OriginMatch {
+  const u = named instanceof URL ? named : parse(named);
+  if (!u) return OriginMatch.unparsable;
+  return u.origin === new URL(serverUrl).origin ? OriginMatch.same : OriginMatch.other;
 }
 
 /** O9: a stored token's facts at `now`: a refresh token held, its expiry known, the time left (0 when unknown). */

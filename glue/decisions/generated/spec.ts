@@ -488,6 +488,41 @@ export const OAuthIssuer = {
 export type OAuthIssuer = (typeof OAuthIssuer)[keyof typeof OAuthIssuer];
 export type OAuthIssuerName = keyof typeof OAuthIssuer;
 
+export const TokenIssuerMatch = {
+  no_tokens: 0,
+  same: 1,
+  other: 2,
+  unrecorded: 3
+} as const;
+export type TokenIssuerMatch = (typeof TokenIssuerMatch)[keyof typeof TokenIssuerMatch];
+export type TokenIssuerMatchName = keyof typeof TokenIssuerMatch;
+
+export const OAuthTokenIssuer = {
+  bound: 0,
+  new_login: 1,
+  invalid_facts: 2
+} as const;
+export type OAuthTokenIssuer = (typeof OAuthTokenIssuer)[keyof typeof OAuthTokenIssuer];
+export type OAuthTokenIssuerName = keyof typeof OAuthTokenIssuer;
+
+export const OAuthAuthorizationUrl = {
+  accepted: 0,
+  not_url: 1,
+  refused_scheme: 2,
+  not_loopback: 3,
+  invalid_facts: 4
+} as const;
+export type OAuthAuthorizationUrl = (typeof OAuthAuthorizationUrl)[keyof typeof OAuthAuthorizationUrl];
+export type OAuthAuthorizationUrlName = keyof typeof OAuthAuthorizationUrl;
+
+export const OAuthMetadataLocation = {
+  fetch_named: 0,
+  well_known_only: 1,
+  invalid_facts: 2
+} as const;
+export type OAuthMetadataLocation = (typeof OAuthMetadataLocation)[keyof typeof OAuthMetadataLocation];
+export type OAuthMetadataLocationName = keyof typeof OAuthMetadataLocation;
+
 export const TokenExpiry = {
   unknown: 0,
   known: 1

@@ -1,0 +1,40 @@
+// How a failed auth exchange of a background start or call (a refresh, discovery on a 401) is
+// worded for the connector's problem text, which the model reads (spec/oauth.md O12): atrium's
+// own judgements (JudgedRefusal, a missed deadline, a byte cap) keep their words; anything else
+// came from a foreign answer and is said as its kind, an HTTP status and a bounded, escaped OAuth
+// error code at most, never as the answer's text. A person's login (flow.ts) keeps the SDK's own
+// wording of a malformed answer, but an OAuth error answer (whose description and raw body are the
+// server's text) is said the same way (oauthErrorWords).
+import { OAuthError, RegistrationRejectedError } from "@modelcontextprotocol/client";
+import { NoAnswerInTime } from "./bounded-fetch.js";
+import { clampEcho } from "../support/errors.js";
+
+/** A refusal atrium decided itself (the core's answer in atrium's words); safe to show. */
+export class JudgedRefusal extends Error {}
+
+const STATUS = /\bHTTP (?<status>[1-5]\d\d)\b/;
+const CAP = /answered more than \d+ bytes/;
+
+const statusOf = (message: string): string => {
+  const status = STATUS.exec(message)?.groups?.status;
+  return status ? ` (HTTP ${status})` : "";
+};
+
+/** An OAuth error answer in atrium's words: its code (bounded, escaped) and HTTP status, never its description or body; undefined for any other failure. */
+export function oauthErrorWords(e: unknown): string | undefined {
+  if (e instanceof RegistrationRejectedError) {
+    let code: unknown;
+    try { code = (JSON.parse(e.body) as { error?: unknown }).error; } catch { code = undefined; }
+    return `the authorization server refused the client registration (HTTP ${Number(e.status)}${typeof code === "string" ? `, OAuth error ${JSON.stringify(clampEcho(code))}` : ""}); its answer is not shown`;
+  }
+  if (!(e instanceof OAuthError)) return undefined;
+  return `the authorization server refused (OAuth error ${JSON.stringify(clampEcho(String(e.code)))}${statusOf(e.message)}); its answer is not shown`;
+}
+
+/** The words for a background auth failure: never a foreign answer's body. */
+export function backgroundFailure(e: unknown): Error {
+  if (e instanceof JudgedRefusal || e instanceof NoAnswerInTime) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  if (CAP.test(message)) return new Error(clampEcho(message));
+  return new Error(oauthErrorWords(e) ?? `the authorization exchange failed${statusOf(message)}; its answer is not shown`);
+}

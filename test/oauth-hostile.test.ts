@@ -1,0 +1,314 @@
+// Attacks on atrium's OAuth client by servers of our own on 127.0.0.1 (issue 19): a remote MCP
+// server that switches its protected resource metadata to another authorization server after a
+// login (logout must revoke only at the issuer that issued the tokens, spec/oauth.md O8); a 401
+// that points discovery at another local service, and a background start that would register a
+// client nobody asked for (O12); authorization endpoints of schemes a host would hand to the OS
+// (O11). Each hostile server records every request it is sent, so what atrium did not send is
+// checked by what arrived, after the exchange that would have sent it ended.
+import { afterEach, describe, expect, it } from "vitest";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { startLogin } from "../glue/auth/flow.js";
+import { logout } from "../glue/auth/revocation.js";
+import { ConnectorOAuth } from "../glue/auth/provider.js";
+import { boundedAuthFetch } from "../glue/auth/bounded-fetch.js";
+import { needsLogin } from "../glue/auth/needs-login.js";
+import { TokenStore } from "../glue/auth/store.js";
+import { TokenFile } from "../glue/auth/file-store.js";
+import { validateConfig } from "../glue/config/validate.js";
+import { core } from "../glue/decisions/core.js";
+import type { HttpConnectorConfig } from "../glue/config/schema.js";
+import { startAtrium } from "./harness/atrium-client.js";
+import { waitFor } from "./harness/until.js";
+
+interface Hit { method: string; path: string; body: string }
+type Route = (req: IncomingMessage, res: ServerResponse, body: string) => boolean | void;
+
+/** A server that records every request (method, path, body) and answers with `route`, else 404. */
+async function recordingServer(route: (origin: string) => Route = () => () => false) {
+  const hits: Hit[] = [];
+  let answer: Route = () => false;
+  const http = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      hits.push({ method: req.method ?? "", path: (req.url ?? "/").split("?")[0], body });
+      if (!answer(req, res, body)) res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
+  const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  answer = route(origin);
+  const server = { origin, hits, close: () => new Promise<void>((r) => { http.closeAllConnections(); http.close(() => r()); }) };
+  cleanups.push(server.close);
+  return server;
+}
+
+const json = (res: ServerResponse, status: number, body: unknown): true => {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+  return true;
+};
+
+/** An authorization server: metadata, registration, token (one code, then refreshes) and revocation. */
+function authServer(name: string, over: (origin: string) => Record<string, unknown> = () => ({})) {
+  return (origin: string): Route => (req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path === "/.well-known/oauth-authorization-server") return json(res, 200, { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/reg`, revocation_endpoint: `${origin}/revoke`, response_types_supported: ["code"], code_challenge_methods_supported: ["S256"], ...over(origin) });
+    if (path === "/reg") return json(res, 201, { client_id: `${name}-client`, redirect_uris: ["http://127.0.0.1/callback"] });
+    if (path === "/token") return json(res, 200, { access_token: `${name}-access`, token_type: "Bearer", expires_in: 3600, refresh_token: `${name}-refresh` });
+    if (path === "/revoke") return json(res, 200, {});
+  };
+}
+
+/** A remote MCP server that refuses everything with a 401 and names `prm()` as its protected resource metadata. */
+function protectedServer(prm: (origin: string) => unknown, challenge: (origin: string) => string = (o) => `Bearer resource_metadata="${o}/.well-known/oauth-protected-resource/mcp"`) {
+  return (origin: string): Route => (req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path === "/mcp") {
+      res.writeHead(401, { "www-authenticate": challenge(origin) }).end();
+      return true;
+    }
+    if (path.startsWith("/.well-known/oauth-protected-resource")) return json(res, 200, prm(origin));
+  };
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function store(): TokenStore {
+  const dir = mkdtempSync(join(tmpdir(), "atrium-oauth-hostile-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return new TokenStore({ ATRIUM_KEYRING: "off" }, new TokenFile(dir));
+}
+
+function connector(url: string): HttpConnectorConfig {
+  const r = validateConfig({ mcpServers: { remote: { url } } }, core());
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.config.connectors[0] as HttpConnectorConfig;
+}
+
+/** A login a person completes: the authorization URL's redirect is followed with a code. */
+async function logInOnce(config: HttpConnectorConfig, tokens: TokenStore): Promise<URL> {
+  const start = await startLogin(config, tokens);
+  if (start.kind !== "pending") throw new Error("expected a pending login");
+  cleanups.push(() => start.cancel());
+  const url = new URL(start.authorizationUrl);
+  await fetch(`${url.searchParams.get("redirect_uri")}?code=abc&state=${url.searchParams.get("state")}`);
+  await start.done;
+  return url;
+}
+
+/** A background start as the connector does it: the SDK client over Streamable HTTP with atrium's provider; answers what it threw. */
+async function backgroundStart(config: HttpConnectorConfig, tokens: TokenStore): Promise<unknown> {
+  const fetchFn = boundedAuthFetch(config.url);
+  const transport = new StreamableHTTPClientTransport(new URL(config.url), { fetch: fetchFn, authProvider: new ConnectorOAuth(config, tokens, fetchFn).forTransport() });
+  const client = new Client({ name: "hostile-test", version: "0" });
+  try {
+    await client.connect(transport);
+    return undefined;
+  } catch (e) {
+    return e;
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+describe("O8: tokens stay bound to the issuer that issued them", () => {
+  it("after a login at AS1, a 401 naming AS2 keeps AS1 as the tokens' issuer, and logout revokes at AS1 only, sending AS2 nothing", async () => {
+    const as1 = await recordingServer(authServer("as1"));
+    const as2 = await recordingServer(authServer("as2"));
+    let current = as1.origin;
+    const mcp = await recordingServer(protectedServer((o) => ({ resource: `${o}/mcp`, authorization_servers: [current] })));
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    await logInOnce(config, tokens);
+    expect(tokens.get(config.id, config.url)?.tokens?.access_token).toBe("as1-access");
+
+    current = as2.origin; // the server now names another authorization server and answers a 401
+    const failed = await backgroundStart(config, tokens);
+    expect(needsLogin(failed), "a server naming another issuer needs a new login").toBeTruthy();
+    const record = tokens.get(config.id, config.url)!;
+    expect(record.issuer).toBe(as1.origin);
+    expect(record.revocationEndpoint).toBe(`${as1.origin}/revoke`);
+
+    const out = await logout(config, tokens);
+    expect(as2.hits.filter((h) => h.method === "POST")).toEqual([]);
+    expect(as2.hits.some((h) => h.body.includes("as1-"))).toBe(false);
+    expect(as1.hits.filter((h) => h.path === "/revoke").map((h) => new URLSearchParams(h.body).get("token"))).toEqual(["as1-refresh", "as1-access"]);
+    expect(out.lines.join("\n")).not.toContain(as2.origin);
+    expect(tokens.get(config.id, config.url)?.tokens).toBeUndefined();
+  });
+
+  it("a login started after the server switched to AS2 goes to AS2 and never sends AS1's tokens there; the new tokens carry AS2", async () => {
+    const as1 = await recordingServer(authServer("as1"));
+    const as2 = await recordingServer(authServer("as2"));
+    let current = as1.origin;
+    const mcp = await recordingServer(protectedServer((o) => ({ resource: `${o}/mcp`, authorization_servers: [current] })));
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    await logInOnce(config, tokens);
+    current = as2.origin;
+    const url = await logInOnce(config, tokens);
+    expect(url.origin).toBe(as2.origin);
+    expect(as2.hits.some((h) => h.body.includes("as1-"))).toBe(false);
+    const record = tokens.get(config.id, config.url)!;
+    expect(record.tokens?.access_token).toBe("as2-access");
+    expect(record.issuer).toBe(as2.origin);
+    expect(record.revocationEndpoint).toBe(`${as2.origin}/revoke`);
+  });
+
+  it("a stored record whose revocation endpoint is not of the tokens' issuer (written before this fix) is revoked nowhere; the local copy is still deleted", async () => {
+    const as2 = await recordingServer(authServer("as2"));
+    const config = connector("http://127.0.0.1:9/mcp");
+    const tokens = store();
+    tokens.update(config.id, config.url, (r) => ({ ...r, tokens: { access_token: "as1-access", refresh_token: "as1-refresh", token_type: "Bearer", issuer: "http://127.0.0.1:1" } as never, client: { client_id: "c" }, issuer: as2.origin, revocationEndpoint: `${as2.origin}/revoke` }));
+    const out = await logout(config, tokens);
+    expect(as2.hits).toEqual([]);
+    expect(out.lines.join("\n")).toMatch(/not revoked/);
+    expect(tokens.get(config.id, config.url)?.tokens).toBeUndefined();
+  });
+});
+
+describe("O12: discovery fetches only the server's origin, then its authorization server; nothing is registered without a person", () => {
+  it("a background start with a 401 naming another local service's URL never fetches it", async () => {
+    const victim = await recordingServer(() => (_req, res) => json(res, 200, { secret: "VICTIM-SECRET" }));
+    const mcp = await recordingServer(protectedServer((o) => ({ resource: `${o}/mcp`, authorization_servers: [o] }), () => `Bearer resource_metadata="${victim.origin}/admin"`));
+    const config = connector(`${mcp.origin}/mcp`);
+    const failed = await backgroundStart(config, store());
+    expect(failed).toBeDefined();
+    expect(victim.hits).toEqual([]);
+  });
+
+  it("a login with a 401 naming another origin's metadata URL never fetches it; the server's own well-known metadata is used", async () => {
+    const victim = await recordingServer(() => (_req, res) => json(res, 200, { secret: "VICTIM-SECRET" }));
+    const mcp = await recordingServer((o) => {
+      const as = authServer("as")(o);
+      const prm = protectedServer((x) => ({ resource: `${x}/mcp`, authorization_servers: [x] }), () => `Bearer resource_metadata="${victim.origin}/admin"`)(o);
+      return (req, res, body) => prm(req, res, body) || as(req, res, body);
+    });
+    const config = connector(`${mcp.origin}/mcp`);
+    await logInOnce(config, store());
+    expect(victim.hits).toEqual([]);
+    expect(mcp.hits.some((h) => h.path.startsWith("/.well-known/oauth-protected-resource"))).toBe(true);
+  });
+
+  it("a background start with stored tokens and a 401 naming another local service's URL never fetches it either", async () => {
+    const victim = await recordingServer(() => (_req, res) => json(res, 200, { secret: "VICTIM-SECRET" }));
+    let hostile = false;
+    const mcp = await recordingServer((o) => {
+      const as = authServer("as")(o);
+      const prm = protectedServer((x) => ({ resource: `${x}/mcp`, authorization_servers: [x] }), (x) => `Bearer resource_metadata="${hostile ? `${victim.origin}/admin` : `${x}/.well-known/oauth-protected-resource/mcp`}"`)(o);
+      return (req, res, body) => prm(req, res, body) || as(req, res, body);
+    });
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    await logInOnce(config, tokens);
+    hostile = true;
+    await backgroundStart(config, tokens);
+    expect(mcp.hits.some((h) => h.path === "/token" && h.body.includes("grant_type=refresh_token")), "the refresh path ran").toBe(true);
+    expect(victim.hits).toEqual([]);
+  });
+
+  it("a background start without a login registers no client and asks the authorization server nothing", async () => {
+    const as = await recordingServer(authServer("as"));
+    const mcp = await recordingServer(protectedServer((o) => ({ resource: `${o}/mcp`, authorization_servers: [as.origin] })));
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    for (let i = 0; i < 3; i++) expect(needsLogin(await backgroundStart(config, tokens))).toBeTruthy();
+    expect(as.hits).toEqual([]);
+    expect(tokens.all()).toEqual([]);
+  });
+
+  it("an honest server is sent one registration: later starts and logins reuse it", async () => {
+    const as = await recordingServer(authServer("as"));
+    const mcp = await recordingServer(protectedServer((o) => ({ resource: `${o}/mcp`, authorization_servers: [as.origin] })));
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    await logInOnce(config, tokens);
+    for (let i = 0; i < 2; i++) await backgroundStart(config, tokens);
+    tokens.update(config.id, config.url, (r) => ({ ...r, tokens: undefined, expiresAt: undefined }));
+    await backgroundStart(config, tokens);
+    await logInOnce(config, tokens);
+    expect(as.hits.filter((h) => h.path === "/reg")).toHaveLength(1);
+  });
+
+  it("a refresh refused by the authorization server with a body of its own: the background failure says the OAuth error code, never the body's text", async () => {
+    let refuse = false;
+    const as = await recordingServer((o) => {
+      const honest = authServer("as")(o);
+      return (req, res, body) => refuse && req.url === "/token" ? json(res, 400, { error: "invalid_request", error_description: "VICTIM-SECRET from the token endpoint" }) : honest(req, res, body);
+    });
+    const mcp = await recordingServer(protectedServer((o) => ({ resource: `${o}/mcp`, authorization_servers: [as.origin] })));
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    await logInOnce(config, tokens);
+    refuse = true;
+    const failed = await backgroundStart(config, tokens);
+    const said: string[] = [];
+    for (let e = failed as { message?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) said.push(String(e.message));
+    expect(as.hits.some((h) => h.path === "/token" && h.body.includes("grant_type=refresh_token"))).toBe(true);
+    expect(said.join(" | ")).toMatch(/invalid_request/);
+    expect(said.join(" | ")).not.toContain("VICTIM-SECRET");
+  });
+
+  it("a login whose registration endpoint answers a body of its own: the login's failure names the status and code, never the body", async () => {
+    const mcp = await recordingServer((o) => {
+      const as = authServer("as")(o);
+      const prm = protectedServer((x) => ({ resource: `${x}/mcp`, authorization_servers: [x] }))(o);
+      return (req, res, body) => {
+        if (req.url === "/reg") {
+          res.writeHead(400, { "content-type": "text/plain" }).end("VICTIM-SECRET internal admin page");
+          return true;
+        }
+        return prm(req, res, body) || as(req, res, body);
+      };
+    });
+    const failed = await startLogin(connector(`${mcp.origin}/mcp`), store()).then(() => undefined, (e: Error) => e.message);
+    expect(failed).toMatch(/^the login failed: .*HTTP 400/);
+    expect(failed).not.toContain("VICTIM-SECRET");
+  });
+
+  it("through atrium: a remote connector whose 401 points at another local service leaves that service unasked, and its answer never reaches the model", async () => {
+    const victim = await recordingServer(() => (_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" }).end("VICTIM-SECRET internal admin page");
+      return true;
+    });
+    const mcp = await recordingServer(protectedServer(() => ({ resource: `${victim.origin}/`, authorization_servers: [victim.origin] }), () => `Bearer resource_metadata="${victim.origin}/admin"`));
+    const a = await startAtrium({ config: { mcpServers: { remote: { url: `${mcp.origin}/mcp` } } }, env: { ATRIUM_KEYRING: "off" } });
+    try {
+      // The start has settled (needs_auth: the server's own metadata offers a login) before anything is checked.
+      let search: any;
+      await waitFor(async () => (search = await a.json("search_tools", { query: "" })).unavailable?.[0]?.state === "needs_auth", "the connector settles in needs_auth");
+      const refused = await a.call("call_tool", { address: "remote.anything" });
+      const said = JSON.stringify(refused) + JSON.stringify(search);
+      expect(refused.isError).toBe(true);
+      expect(said).not.toContain("VICTIM-SECRET");
+      expect(victim.hits, said).toEqual([]);
+    } finally {
+      await a.close();
+    }
+  });
+});
+
+describe("O11: an authorization URL is https:, or http: on loopback", () => {
+  for (const endpoint of ["ms-msdt:/id PCWDiagnostic /skip force", "smb://attacker.example/share/login", "vscode://attacker.ext/install", "file:///etc/passwd", "http://as.example/authorize"]) {
+    it(`an authorization server whose authorization_endpoint is ${endpoint.split(":")[0]}: (${endpoint}) fails the login: no URL is handed out, no client registered`, async () => {
+      const mcp = await recordingServer((o) => {
+        const as = authServer("as", () => ({ authorization_endpoint: endpoint }))(o);
+        const prm = protectedServer((x) => ({ resource: `${x}/mcp`, authorization_servers: [x] }))(o);
+        return (req, res, body) => prm(req, res, body) || as(req, res, body);
+      });
+      const tokens = store();
+      await expect(startLogin(connector(`${mcp.origin}/mcp`), tokens)).rejects.toThrow(/authorization (URL|endpoint).*(https|loopback)/);
+      expect(mcp.hits.filter((h) => h.path === "/reg")).toEqual([]);
+      expect(tokens.all().some((r) => r.client || r.tokens)).toBe(false);
+    });
+  }
+});
