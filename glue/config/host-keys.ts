@@ -11,7 +11,7 @@ interface HostKey {
   instead: string;
 }
 
-export const HOST_KEYS: Readonly<Record<string, HostKey>> = {
+const HOST_KEYS: Readonly<Record<string, HostKey>> = {
   autoApprove: { hosts: ["Cline"], instead: `atrium asks for approval by its own rules; list tools that only read in "readOnlyTools"` },
   alwaysAllow: { hosts: ["Roo Code"], instead: `atrium asks for approval by its own rules; list tools that only read in "readOnlyTools"` },
   timeout: { hosts: ["Cline", "Roo Code", "Gemini CLI", "Goose"], instead: `atrium reads "timeoutMs" (milliseconds)` },

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { DEMO_HOST_BODY_CHARS_MAX } from "../decisions/generated/spec.js";
 import { HTTP_STATUS } from "../support/wire.js";
 
-export type CallTool = (name: string, args: Record<string, unknown>) => Promise<unknown>;
+type CallTool = (name: string, args: Record<string, unknown>) => Promise<unknown>;
 const FORWARDED = new Set(["call_tool", "get_view"]);
 
 const hostPage = (shell: string, result: unknown, version: string) => `<!doctype html>
