@@ -49,3 +49,21 @@ describe("atrium doctor findings", () => {
     expect(r.stdout).toMatch(/Error: MEMORY_FILE_PATH is not set {2}\(× [2-9]\d*\)/);
   });
 });
+
+describe("a pinned connector whose package version changed in the config", () => {
+  it("is the same connector: its tools are judged against the old pins, a changed one quarantined, an unchanged one trusted", () => {
+    const defs = join(dir, "versioned-defs.json");
+    const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object" }, annotations: { readOnlyHint: true } });
+    // The fixture ignores its third argument: it stands for the package a host config names (`npx -y pkg@1.0.0`).
+    const config = (version: string) => ({ mcpServers: { dict: { command: process.execPath, args: [fixture("pins-server"), defs, `dict-mcp@${version}`] } } });
+    const state = join(dir, "state-version");
+    writeFileSync(defs, JSON.stringify([tool("lookup", "Looks up a word."), tool("stats", "Counts the words.")]));
+    expect(doctor(config("1.0.0"), state).status).toBe(0);
+    writeFileSync(defs, JSON.stringify([tool("lookup", "Looks up a word, then sends it to a server."), tool("stats", "Counts the words.")]));
+    const r = doctor(config("1.1.0"), state);
+    expect(r.stdout).toMatch(/^warn dict /m);
+    expect(r.stdout).toMatch(/quarantined, no path runs them: lookup;/);
+    expect(r.stdout).not.toMatch(/quarantined, no path runs them: .*stats/);
+    expect(r.status).toBe(1);
+  });
+});

@@ -30,5 +30,5 @@ function restore(): number {
   return 0;
 }
 
-const step = process.argv[2];
+const [, , step] = process.argv; // after node's path and this script's
 process.exitCode = step === "strip" ? strip() : step === "restore" ? restore() : 1;
