@@ -1,7 +1,7 @@
 // Every atrium command ends quietly when the reader of its stdout goes away (`atrium demo | head -5`,
 // `atrium pins | head -1`): no unhandled EPIPE, no stack trace, exit status 141 as a Unix tool
 // ended by SIGPIPE. The reader is a real child process whose end of the pipe is closed before the
-// command writes: the stdout pipe's reader (`true`) has exited when atrium starts, so every write
+// command writes: the stdout pipe's reader (a shell) has closed its end when atrium starts, so every write
 // atrium makes meets a closed pipe, whatever the machine's speed. `atrium log` is covered too, and a real
 // `atrium demo | head -5` in bash (pipefail) shows the user's view: five lines, nothing on stderr.
 import { describe, it, expect, afterAll } from "vitest";
