@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import { binPath, demoServerPath } from "../support/paths.js";
+import { stateDir } from "../support/state-dir.js";
 import { DESK_PROGRAM } from "../demo/desk-program.js";
 import { openLiveHost } from "../demo/live-host.js";
 import type { Flags } from "./args.js";
@@ -33,7 +34,8 @@ export async function demo(flags: Flags, version: string): Promise<number> {
 
   const say = (s = "") => process.stdout.write(`${s}\n`);
   const client = new Client({ name: "atrium-demo", version }, { capabilities: serveLive ? ({ extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } as never) : {} });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [binPath, "--config", configPath], stderr: "pipe" });
+  // The SDK passes a child only a few variables (PATH, HOME…): the state directory is handed on as this command resolved it.
+  const transport = new StdioClientTransport({ command: process.execPath, args: [binPath, "--config", configPath], stderr: "pipe", env: { ATRIUM_STATE_DIR: stateDir() } });
   const call = async (name: string, args: Record<string, unknown>) => client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, { timeout: DEMO_CALL_TIMEOUT_MS });
   try {
     say(`atrium ${version} demo: a scripted session with a real atrium over stdio, in front of the embedded service-desk connector.\n`);
