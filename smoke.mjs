@@ -2,7 +2,8 @@
 // One end-to-end run over real stdio: spawns `atrium` with a config of real MCP servers
 // (the embedded demo, server-filesystem on a temporary folder, server-memory,
 // server-everything) and checks the whole surface. Prints one line per check, then
-// `N ok` and `all checks passed`, or FAIL and a non-zero exit.
+// `N ok` and `all checks passed`, or FAIL and a non-zero exit. Its state (pins, log, views) stays
+// in the temporary folder. test/smoke.test.ts runs it as part of `npm test`.
 import { mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { tmpdir } from "node:os";
@@ -32,7 +33,7 @@ const check = (name, ok, detail = "") => {
   if (!ok) { console.log(`FAIL ${name}${detail ? `: ${detail}` : ""}`); void cleanup(1); throw new Error(`smoke check failed: ${name}`); }
   console.log(`ok ${++n} ${name}`);
 };
-const transport = new StdioClientTransport({ command: process.execPath, args: [join(repo, "bin/atrium.js"), "--config", join(dir, "atrium.json")], stderr: "pipe" });
+const transport = new StdioClientTransport({ command: process.execPath, args: [join(repo, "bin/atrium.js"), "--config", join(dir, "atrium.json")], stderr: "pipe", env: { ATRIUM_STATE_DIR: join(dir, "state") } });
 let stderr = "";
 transport.stderr?.on("data", (c) => { stderr += c; });
 const client = new Client({ name: "smoke", version: "1" }, { capabilities: {} });
@@ -49,7 +50,8 @@ await client.connect(transport);
 check(`initialize over stdio (${(performance.now() - t0).toFixed(0)} ms)`, client.getServerVersion()?.name === "atrium");
 check("server declares io.modelcontextprotocol/ui", !!client.getServerCapabilities()?.extensions?.["io.modelcontextprotocol/ui"]);
 const { tools } = await client.listTools();
-check("tools/list shows the meta-tools only", tools.map((t) => t.name).sort().join() === "call_destructive_tool,call_tool,execute_code,get_result,search_tools,skills");
+const metaTools = tools.map((t) => t.name).sort().join();
+check("tools/list shows the meta-tools only", metaTools === "authorize_connector,call_destructive_tool,call_tool,execute_code,get_result,search_tools,skills", metaTools);
 // Connectors start in the background (initialize never waits for them): give each its first
 // attempt, as a host's model would by searching again when `unavailable` says "starting".
 let all = await json("search_tools", { query: "", limit: 50 });

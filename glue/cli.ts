@@ -1,9 +1,11 @@
 // The `atrium` command line. A command's output goes to stdout (`--help`, `--version`, the doctor
 // report, the demo transcript); `serve`'s stdout carries JSON-RPC only, so its banner goes to
-// stderr, as do the error messages of every command.
+// stderr, as do the error messages of every command. A reader that closes stdout early ends a
+// command quietly (commands/output-closed.ts); a command that fails says so in one line, exit 1.
 import { packageVersion } from "./support/paths.js";
 import { parseCommandLine } from "./commands/args.js";
 import { EXIT_USAGE } from "./support/wire.js";
+import { endQuietlyWhenOutputCloses } from "./commands/output-closed.js";
 
 const HELP = `atrium ${packageVersion}: one MCP server in front of many
 
@@ -17,9 +19,9 @@ usage:
   atrium auth status [--config FILE]               each remote connector's login, and where tokens are kept
   atrium log [--follow] [--connector ID] [--lines N]   the activity log: events, never payloads
   atrium pins [--config FILE]                      pending changes of pinned tool definitions, with a diff
-  atrium pins accept <connector> [tool…]           accept them (every pending one when no tool is named)
-  atrium pins reject <connector> [tool…]           reject them: the old pin stays, the tool stays quarantined
-  atrium --help | --version
+  atrium pins accept <connector> [tool…] [--config FILE]   accept them (every pending one when no tool is named)
+  atrium pins reject <connector> [tool…] [--config FILE]   reject them: the old pin stays, the tool stays quarantined
+  atrium help | --help | --version
 
 config lookup: --config FILE, then $ATRIUM_CONFIG, then ./atrium.json;
 with none, atrium serves its embedded demo connector (a small service desk).
@@ -27,6 +29,8 @@ with none, atrium serves its embedded demo connector (a small service desk).
 
 async function main(argv: string[]): Promise<number | undefined> {
   const line = parseCommandLine(argv);
+  // serve's stdout is JSON-RPC: its transport owns what a closed stdout means.
+  if (line.kind !== "run" || line.command !== "serve") endQuietlyWhenOutputCloses();
   if (line.kind === "help") { process.stdout.write(HELP); return 0; }
   if (line.kind === "version") { process.stdout.write(`${packageVersion}\n`); return 0; }
   if (line.kind === "error") { process.stderr.write(`${line.message}\n${line.help ? `\n${HELP}` : ""}`); return EXIT_USAGE; }
@@ -51,7 +55,11 @@ async function main(argv: string[]): Promise<number | undefined> {
 }
 
 const [, , ...args] = process.argv; // after node's path and this script's
-const code = await main(args);
+const code = await main(args).catch((e: unknown) => {
+  // A command's own failures are typed and worded where they happen; anything else still ends in one line, not a stack trace.
+  process.stderr.write(`atrium: ${e instanceof Error ? e.message : String(e)}\n`);
+  return 1;
+});
 // Exit once what was written has left (a pipe may be asynchronous), so `atrium doctor | less` gets the whole report.
 const drained = (s: NodeJS.WriteStream) => new Promise<void>((done) => s.write("", () => done()));
 if (code !== undefined) await Promise.all([drained(process.stdout), drained(process.stderr)]).then(() => process.exit(code));

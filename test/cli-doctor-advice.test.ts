@@ -41,4 +41,9 @@ describe("doctor advice", () => {
     expect(readOnlySuggestion(["send_digest"], ["list_notes", "send_digest"])).toBe(`"readOnlyTools": ["send_digest", "list_notes"]`);
     expect(readOnlySuggestion([], ["add_note", "send_digest"])).toBeUndefined();
   });
+
+  it("for server-memory's unannotated listing (its releases before annotations) suggests every tool that only reads, open_nodes included", () => {
+    const memory = ["create_entities", "create_relations", "add_observations", "delete_entities", "delete_observations", "delete_relations", "read_graph", "search_nodes", "open_nodes"];
+    expect(readOnlySuggestion([], memory)).toBe(`"readOnlyTools": ["open_nodes", "read_graph", "search_nodes"]`);
+  });
 });

@@ -127,7 +127,7 @@ describe("validateConfig: host type field", () => {
   });
 
   it("refuses an unknown or non-string type", () => {
-    expect(refused(gh({ type: "websocket" }))).toEqual([{ path: "mcpServers.github.type", message: 'must be one of "stdio", "http", "streamable-http", got "websocket"' }]);
+    expect(refused(gh({ type: "websocket" }))).toEqual([{ path: "mcpServers.github.type", message: 'must be one of "stdio", "http", "streamable-http", "streamableHttp", got "websocket"' }]);
     expect(refused(gh({ type: 1 }))).toEqual([{ path: "mcpServers.github.type", message: "expected a string, got number" }]);
   });
 });

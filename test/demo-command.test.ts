@@ -1,8 +1,9 @@
 // `atrium demo`: the scripted session runs against a real atrium over stdio and ends with the
-// service-desk view written to an HTML file (sandboxed, offline) whose data matches the summary.
+// service-desk view written to an HTML file (sandboxed, offline) whose data matches the summary;
+// the atrium it starts keeps its state in the command's state directory.
 import { describe, it, expect } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { atriumBin } from "./harness/atrium-client.js";
@@ -28,6 +29,20 @@ describe("atrium demo", () => {
       expect(html).toContain(`&quot;activeIncidents&quot;:${summary.activeIncidents}`);
     } finally {
       rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it("the demo's atrium keeps its state where the command's does ($ATRIUM_STATE_DIR), never in the home folder", () => {
+    const work = mkdtempSync(join(tmpdir(), "atrium-demo-state-"));
+    try {
+      const state = join(work, "state");
+      const home = join(work, "home");
+      const r = spawnSync(process.execPath, [atriumBin, "demo", "--out", join(work, "out")], { encoding: "utf8", timeout: 60_000, env: { ...process.env, HOME: home, XDG_STATE_HOME: "", ATRIUM_STATE_DIR: state } });
+      expect(r.status, r.stderr).toBe(0);
+      expect(existsSync(join(state, "pins.json"))).toBe(true);
+      expect(existsSync(home)).toBe(false);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
     }
   });
 });

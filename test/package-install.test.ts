@@ -3,7 +3,7 @@
 // the embedded demo connector, the decision core, the QuickJS sandbox and the usage guide.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { Client } from "@modelcontextprotocol/client";
@@ -15,6 +15,7 @@ const work = mkdtempSync(join(tmpdir(), "atrium-package-"));
 const project = join(work, "project");
 const installedBin = join(project, "node_modules/.bin/atrium");
 let packed: { filename: string; files: { path: string }[] };
+let manifestBefore: string;
 
 const sh = (args: string[], cwd: string, timeout = 180_000) => {
   const r = spawnSync(npm, args, { cwd, encoding: "utf8", timeout, env: { ...process.env, npm_config_update_notifier: "false" } });
@@ -26,8 +27,10 @@ const atrium = (args: string[]) =>
   spawnSync(installedBin, args, { cwd: project, encoding: "utf8", timeout: 60_000, env: { ...process.env, ATRIUM_CONFIG: "" } });
 
 beforeAll(() => {
-  // The tests run after `npm run build`, so the pack reuses dist/ instead of rebuilding it.
-  packed = JSON.parse(sh(["pack", "--ignore-scripts", "--json", "--pack-destination", work], repo))[0];
+  // The tests run after `npm run build`, so the pack reuses dist/ (its prepack strips the clone's
+  // scripts, prepare included, from the shipped package.json; postpack puts them back).
+  manifestBefore = readFileSync(join(repo, "package.json"), "utf8");
+  packed = JSON.parse(sh(["pack", "--json", "--pack-destination", work], repo).replace(/^[^[]*/, ""))[0];
   mkdirSync(project);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "atrium-install-check", version: "0.0.0", private: true }));
   sh(["install", join(work, packed.filename), "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], project);
@@ -41,6 +44,15 @@ describe("the npm package", () => {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => f.startsWith("test/") || f.startsWith("spec/") || f.startsWith("assembly/") || f.startsWith("dist/test/") || f.endsWith(".ts"))).toEqual([]);
+  });
+
+  it("ships a package.json without the clone's scripts (no prepare: nothing runs at install), and leaves the clone's as it was", () => {
+    const shipped = JSON.parse(readFileSync(join(project, "node_modules/atrium-mcp/package.json"), "utf8"));
+    expect(shipped.scripts).toBeUndefined();
+    expect(shipped.bin).toEqual({ atrium: "bin/atrium.js" });
+    expect(readFileSync(join(repo, "package.json"), "utf8")).toBe(manifestBefore);
+    expect(JSON.parse(manifestBefore).scripts.prepare).toBeDefined();
+    expect(existsSync(join(repo, "package.json.unpacked"))).toBe(false);
   });
 
   it("installed from the tarball, `atrium --version` prints the package version", () => {

@@ -160,7 +160,8 @@ describe("pinned tool definitions, end to end", () => {
     const cfg = join(dir, "doctor.json");
     writeFileSync(cfg, JSON.stringify({ mcpServers: servers }));
     const r = await run(process.execPath, [atriumBin, "doctor", "--config", cfg], { env: { ...process.env, ATRIUM_STATE_DIR: state } }).catch((e) => e);
-    expect(r.stdout).toContain("     pins: 3 pending change(s) of tool definitions (lookup, archive, extra); quarantined: lookup, extra; review with `atrium pins`");
+    expect(r.stdout).toContain("     ! pins: 3 pending change(s) of tool definitions (lookup, archive, extra); 2 tool(s) quarantined, no path runs them: lookup, extra; review with `atrium pins`, then `atrium pins accept dict` or `atrium pins reject dict`");
+    expect(r.code).toBe(1); // a quarantine is a problem
   });
 
   it("a poisoned description is quarantined on first sight, with its reason in search and in `atrium pins`; the plain tool beside it is callable", async () => {

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { pinOf, type PinnableTool } from "../glue/pins/digest.js";
 import { canonicalJson } from "../glue/support/canonical-json.js";
-import { connectorKey, PinFile, parsePins } from "../glue/pins/pin-file.js";
+import { connectorKey, PinFile, parsePins, recordFor } from "../glue/pins/pin-file.js";
+import { createHash } from "node:crypto";
 import { directionOf, pinFactsOf } from "../glue/pins/facts.js";
 import { diffLines } from "../glue/pins/diff.js";
 import { PinService } from "../glue/pins/service.js";
@@ -103,6 +104,27 @@ describe("the pin file", () => {
   it("keys a connector by its id and where it runs: a re-pointed connector is a new one", () => {
     expect(connectorKey({ id: "a", where: '["node","x.js"]' })).not.toBe(connectorKey({ id: "a", where: '["node","y.js"]' }));
     expect(connectorKey({ id: "a", where: "w" })).not.toBe(connectorKey({ id: "b", where: "w" }));
+  });
+
+  it("a package version in the arguments is not part of the key: a version change is the same connector, its pins judge the new listing", () => {
+    const at = (...args: string[]) => connectorKey({ id: "m", where: JSON.stringify(["npx", "-y", ...args]) });
+    expect(at("@modelcontextprotocol/server-memory@2026.8.31")).toBe(at("@modelcontextprotocol/server-memory@2025.4.1"));
+    expect(at("@modelcontextprotocol/server-memory@2026.8.31")).toBe(at("@modelcontextprotocol/server-memory"));
+    expect(at("@playwright/mcp@latest")).toBe(at("@playwright/mcp@0.0.41"));
+    expect(at("mcp-server-git==0.6.2")).toBe(at("mcp-server-git==0.6.3"));
+    expect(at("context7-mcp@^1.0.0")).toBe(at("context7-mcp@1.0.14"));
+    // Another package, or an argument that is not a package with a version, is still a re-pointed connector.
+    expect(at("@modelcontextprotocol/server-memory@1.0.0")).not.toBe(at("@modelcontextprotocol/server-filesystem@1.0.0"));
+    expect(at("git@github.com:me/one.git")).not.toBe(at("git@github.com:me/two.git"));
+    expect(at("/data/a@1")).not.toBe(at("/data/a@2"));
+  });
+
+  it("a record a pin file keyed with the version (before versions left the key) is found for the same connector at any version", () => {
+    const where = (v: string) => JSON.stringify(["npx", "-y", `@modelcontextprotocol/server-memory@${v}`]);
+    const oldKey = `memory:${createHash("sha256").update(where("2025.4.1")).digest("hex")}`;
+    const data = { format: "atrium-pins" as const, version: 1 as const, connectors: [{ key: oldKey, id: "memory", where: where("2025.4.1"), tools: [] }] };
+    expect(recordFor(data, { id: "memory", where: where("2026.8.31") })?.key).toBe(oldKey);
+    expect(recordFor(data, { id: "notes", where: where("2026.8.31") })).toBeUndefined();
   });
 });
 

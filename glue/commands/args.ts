@@ -52,10 +52,10 @@ export type CommandLine =
   | { kind: "run"; command: CommandName; flags: Flags; words: string[] }
   | { kind: "error"; message: string; help?: boolean };
 
-/** `--help` / `-h` and `--version` / `-v` work anywhere before a `--`, whatever else is there. */
+/** `--help` / `-h` and `--version` / `-v` work anywhere before a `--`, whatever else is there; `atrium help` is `--help`. */
 export function parseCommandLine(argv: readonly string[]): CommandLine {
   const before = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : argv.length);
-  if (before.includes("--help") || before.includes("-h")) return { kind: "help" };
+  if (before.includes("--help") || before.includes("-h") || before[0] === "help") return { kind: "help" };
   if (before.includes("--version") || before.includes("-v")) return { kind: "version" };
 
   const { tokens } = parseArgs({ args: [...argv], options: TYPES, strict: false, allowPositionals: true, tokens: true });
@@ -70,15 +70,14 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   const words = positionals.slice(1).map((t) => t.value);
   const takes = WORDS[command];
   if (takes) {
-    const shown = (r: string) => (r.endsWith("…") ? `[${r.toLowerCase()}]` : `<${r.toLowerCase()}>`);
-    const usage = Object.entries(takes.actions).map(([a, rest]) => [`atrium ${command} ${a}`, ...rest.map(shown)].join(" ")).join(" | ");
+    const usage = Object.entries(takes.actions).map(([a, rest]) => [`atrium ${command} ${a}`, ...rest.map(shownWord)].join(" ")).join(" | ");
     if (words.length === 0 && takes.default) words.push(takes.default);
     const action = words[0];
     if (action === undefined || !Object.hasOwn(takes.actions, action)) return { kind: "error", message: `atrium ${command}: ${action === undefined ? "missing action" : `unknown action ${JSON.stringify(action)}`}; use ${usage}` };
     const rest = takes.actions[action];
     const required = rest.filter((r) => !r.endsWith("…")).length;
     const given = words.length - 1;
-    if (given < required || (given > required && required === rest.length)) return { kind: "error", message: `atrium ${command} ${action}: takes ${rest.length ? rest.map(shown).join(" ") : "no argument"}; use ${usage}` };
+    if (given < required || (given > required && required === rest.length)) return { kind: "error", message: `atrium ${command} ${action}: takes ${rest.length ? rest.map(shownWord).join(" ") : "no argument"}; use ${usage}` };
   }
   for (const t of tokens) {
     if (t.kind === "positional" && t !== positionals[0] && !takes) return refuse(`unexpected argument ${JSON.stringify(t.value)}`);
@@ -101,6 +100,22 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     if (flags[key] !== undefined && flag.needs && flags[flag.needs] === undefined) return refuse(`--${key} applies only with --${flag.needs}`);
   }
   return { kind: "run", command, flags, words };
+}
+
+const shownWord = (r: string) => (r.endsWith("…") ? `[${r.toLowerCase()}]` : `<${r.toLowerCase()}>`);
+
+/**
+ * What each command (and each of its actions but the default one) takes, as the help must show
+ * it: `--config FILE`, `--serve`, `<connector>`, `[tool…]` (test/cli-help.test.ts holds the help to it).
+ */
+export function commandUsage(): { command: CommandName; action?: string; flags: string[] }[] {
+  return (Object.keys(COMMANDS) as CommandName[]).flatMap((command) => {
+    const table: Record<string, Flag> = COMMANDS[command];
+    const flags = Object.entries(table).map(([k, f]) => (f.value ? `--${k} ${f.value}` : `--${k}`));
+    const takes = WORDS[command];
+    if (!takes) return [{ command, flags }];
+    return Object.entries(takes.actions).map(([action, rest]) => ({ command, ...(action !== takes.default && { action }), flags: [...rest.map(shownWord), ...flags] }));
+  });
 }
 
 /** `--config FILE` / `--out DIR, --serve, --port N` for a command's messages. */

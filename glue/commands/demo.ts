@@ -8,8 +8,9 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import { binPath, demoServerPath } from "../support/paths.js";
+import { stateDir } from "../support/state-dir.js";
 import { DESK_PROGRAM } from "../demo/desk-program.js";
-import { serveLiveView } from "../demo/live-host.js";
+import { openLiveHost } from "../demo/live-host.js";
 import type { Flags } from "./args.js";
 import { DEMO_CALL_TIMEOUT_MS, DEMO_RESULTS_SHOWN, DEMO_START_POLL_MS, DEMO_START_POLLS_MAX } from "../decisions/generated/spec.js";
 import { BYTES_PER_KIB, CLI_COLUMNS } from "../support/format.js";
@@ -19,6 +20,12 @@ export async function demo(flags: Flags, version: string): Promise<number> {
   const outDir = typeof flags.out === "string" ? resolve(flags.out) : mkdtempSync(join(tmpdir(), "atrium-demo-"));
   const serveLive = flags.serve === true;
   const portFlag = typeof flags.port === "string" ? Number(flags.port) : undefined;
+  // The live host's port is opened before anything runs, so a busy one is said at once, in one line.
+  const live = serveLive ? await openLiveHost(version, portFlag) : undefined;
+  if (live && "refused" in live) {
+    process.stderr.write(`atrium demo --serve: ${live.refused}\n`);
+    return 1;
+  }
   const work = mkdtempSync(join(tmpdir(), "atrium-demo-config-"));
   const configPath = join(work, "atrium.json");
   // The session declares MCP Apps, so atrium offers the view inline; the operator setting
@@ -27,7 +34,8 @@ export async function demo(flags: Flags, version: string): Promise<number> {
 
   const say = (s = "") => process.stdout.write(`${s}\n`);
   const client = new Client({ name: "atrium-demo", version }, { capabilities: serveLive ? ({ extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } as never) : {} });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [binPath, "--config", configPath], stderr: "pipe" });
+  // The SDK passes a child only a few variables (PATH, HOME…): the state directory is handed on as this command resolved it.
+  const transport = new StdioClientTransport({ command: process.execPath, args: [binPath, "--config", configPath], stderr: "pipe", env: { ATRIUM_STATE_DIR: stateDir() } });
   const call = async (name: string, args: Record<string, unknown>) => client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, { timeout: DEMO_CALL_TIMEOUT_MS });
   try {
     say(`atrium ${version} demo: a scripted session with a real atrium over stdio, in front of the embedded service-desk connector.\n`);
@@ -54,7 +62,7 @@ export async function demo(flags: Flags, version: string): Promise<number> {
     say(`     ${JSON.stringify(run.value)}`);
     const refused = (await call("call_tool", { address: "desk.close_incident", args: { id: "INC-1042", resolution: "demo" } })).structuredContent as any;
     say(`5. call_tool desk.close_incident → refused: ${refused.error.code} (retryable: ${refused.error.retryable}); next: ${refused.error.nextAction.tool}, after the person approves`);
-    if (!serveLive) {
+    if (!live) {
       say(`6. the program's view (${run.view.delivery} delivery; an MCP Apps host would show it inline):`);
       say(`     ${run.view.path}`);
       say(`   open it in a browser; it runs sandboxed and offline (refresh and drill-down need a live host:`);
@@ -63,12 +71,12 @@ export async function demo(flags: Flags, version: string): Promise<number> {
     }
     say(`6. the program's view was delivered ${run.view.delivery} (this session declared MCP Apps), with the shell ui://atrium/view/v1`);
     const shell = await client.readResource({ uri: "ui://atrium/view/v1" });
-    const live = await serveLiveView({ shell: (shell.contents[0] as { text: string }).text, result: runResult, version, callTool: (name, args) => call(name, args), port: portFlag });
+    live.show({ shell: (shell.contents[0] as { text: string }).text, result: runResult, callTool: (name, args) => call(name, args) });
     say(`7. live view: ${live.url}  (a local MCP Apps host; refresh and drill-down call atrium). Ctrl-C to stop.`);
     await new Promise<void>((resolve) => { process.once("SIGINT", resolve); process.once("SIGTERM", resolve); });
-    live.server.close();
     return 0;
   } finally {
+    live?.server.close();
     await client.close().catch(() => {});
   }
 }

@@ -5,11 +5,11 @@ import { nearestNames } from "../support/text/nearest-names.js";
 
 /**
  * First words of tool names that usually mean "only reads" (`list_issues`, `getUser`,
- * `search-code`). Used only to pre-fill a suggestion the operator reviews, never to classify:
+ * `search-code`, server-memory's `open_nodes`). Used only to pre-fill a suggestion the operator reviews, never to classify:
  * a name is the server author's wording, not a promise, so atrium itself decides read-only
  * from annotations and the operator's own lists alone (spec/read-only.md).
  */
-const READ_ONLY_NAME_WORDS: readonly string[] = ["get", "list", "read", "search", "find", "query", "describe", "show", "fetch", "view", "count", "stat"];
+const READ_ONLY_NAME_WORDS: readonly string[] = ["get", "list", "read", "search", "find", "query", "describe", "show", "fetch", "view", "count", "stat", "open", "lookup", "inspect"];
 
 /** The first word of a tool name: split at `_`, `-`, `.`, a space or a lower-to-upper case change. */
 export function firstWord(name: string): string {

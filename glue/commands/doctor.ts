@@ -4,8 +4,9 @@
 // approval-required and why, the reason for each failure (a remote connector that needs a login
 // names `atrium auth login`), pending changes of pinned tool definitions (`atrium pins`), operator lists that name tools a
 // server does not have, a readOnlyTools line to review for unannotated tools, and what an atrium
-// serving the same config file last did with an edit of it (doctor-reload.ts).
-// Exit 0 only when every enabled connector is ready and every operator list applies.
+// serving the same config file last did with an edit of it (doctor-reload.ts). A failed
+// connector's stderr is shown once per distinct line, with how often it came (each start repeats it).
+// Exit 0 only when every enabled connector is ready, none has a quarantined tool, and every operator list applies.
 import { createApp } from "../app.js";
 import type { AtriumConfig } from "../config/schema.js";
 import { classReasonText } from "../decisions/messages.js";
@@ -28,32 +29,46 @@ export async function doctor(config: AtriumConfig, source: string, version: stri
   await app.registry.startAll();
   let failed = 0;
   let warned = 0;
+  let quarantining = 0;
   for (const c of app.registry.connectors) {
     const where = c.config.kind === "stdio" ? [c.config.command, ...c.config.args].join(" ") : c.config.url;
-    const { lines, problems } = c.state === "ready" ? readyReport(app, c) : { lines: [], problems: 0 };
-    const warn = problems > 0;
+    const { lines, unlisted, quarantined } = c.state === "ready" ? readyReport(app, c) : { lines: [], unlisted: 0, quarantined: 0 };
+    const warn = unlisted > 0 || quarantined > 0;
+    if (unlisted) warned++;
+    if (quarantined) quarantining++;
     out.push(`${c.state === "ready" ? (warn ? "warn" : "ok  ") : c.state === "disabled" ? "off " : "FAIL"} ${c.id} (${c.config.kind}: ${where})`, ...lines);
     if (c.state === "ready" && oauthOffered(c.config) && tokenStore().get(c.id, c.config.url)?.tokens) out.push(`     login: ${loginWords(c.config)} (tokens are kept in ${tokenStore().where().words})`);
-    if (warn) warned++;
     if (c.state !== "ready" && c.state !== "disabled") {
       failed++;
       out.push(`     ${c.problem ?? c.state}`);
       if (c.state === "needs_auth") out.push(`     needs login: run \`atrium auth login ${c.id}\` (tokens are kept in ${tokenStore().where().words})`);
       if (c.state === "retrying") out.push(`     atrium serve keeps trying in the background: ${config.lifecycle.startRetries - c.attempts + 1} more attempt(s), the next ${Math.max(0, (c.nextAttemptAt ?? Date.now()) - Date.now())} ms after this one failed, each wait doubling up to ${config.lifecycle.restartMaxMs} ms`);
-      const tail = c.stderr.tail(DOCTOR_STDERR_TAIL_LINES);
-      if (tail) out.push("     stderr:", ...tail.split("\n").map((l) => `       ${l}`));
+      const tail = distinctLines(c.stderr.tail(), DOCTOR_STDERR_TAIL_LINES);
+      if (tail.length) out.push("     stderr:", ...tail.map((l) => `       ${l}`));
     }
   }
   await app.registry.stopAll();
   const search = await semanticReport(config.search);
   const enabled = config.connectors.filter((c) => !c.disabled).length;
-  out.push(...(config.connectors.length ? [""] : []), ...search.lines, ...summary(source, config.connectors.length, enabled, failed, warned));
+  out.push(...(config.connectors.length ? [""] : []), ...search.lines, ...summary(source, config.connectors.length, enabled, { failed, warned, quarantining }));
   process.stdout.write(out.join("\n") + "\n");
-  return enabled > 0 && failed === 0 && warned === 0 && !search.problem ? 0 : 1;
+  return enabled > 0 && failed === 0 && warned === 0 && quarantining === 0 && !search.problem ? 0 : 1;
 }
 
-/** The lines under a ready connector, and how many of them are problems (the connector then shows `warn`). */
-function readyReport(app: App, c: Connector): { lines: string[]; problems: number } {
+/** The last `max` distinct lines of a child's stderr, each once, in the order they last came, with a count when repeated. */
+function distinctLines(text: string, max: number): string[] {
+  const counts = new Map<string, number>();
+  for (const line of text.trimEnd().split("\n")) {
+    if (!line.trim()) continue;
+    const n = counts.get(line) ?? 0;
+    counts.delete(line); // re-inserted last: the order is that of each line's last appearance
+    counts.set(line, n + 1);
+  }
+  return [...counts].slice(-max).map(([line, n]) => (n > 1 ? `${line}  (× ${n})` : line));
+}
+
+/** The lines under a ready connector, and its problems (the connector then shows `warn`): operator list entries without effect, quarantined tools. */
+function readyReport(app: App, c: Connector): { lines: string[]; unlisted: number; quarantined: number } {
   const mine = app.catalog.entries().filter((e) => e.connectorId === c.id);
   const ro = mine.filter((e) => e.safety === "read_only").length;
   const lines = [protocolLine(c), `     ${mine.length} tools: ${ro} read-only, ${mine.length - ro} approval-required`];
@@ -64,9 +79,11 @@ function readyReport(app: App, c: Connector): { lines: string[]; problems: numbe
   for (const e of mine.filter((e) => e.reason === "promotion_refused_destructive")) lines.push(`       ! ${e.name}: listed in readOnlyTools but marked destructive; left behind approval`);
 
   const pending = app.pins.pending({ id: c.id, where: whereOf(c.config) });
-  if (pending.length) {
-    const quarantined = mine.filter((e) => e.pin?.quarantined).map((e) => e.name);
-    lines.push(`     pins: ${pending.length} pending change(s) of tool definitions (${pending.join(", ")})${quarantined.length ? `; quarantined: ${quarantined.join(", ")}` : ""}; review with \`atrium pins\``);
+  const quarantined = mine.filter((e) => e.pin?.quarantined).map((e) => e.name);
+  if (pending.length || quarantined.length) {
+    const changes = pending.length ? `${pending.length} pending change(s) of tool definitions (${pending.join(", ")})` : "";
+    const held = quarantined.length ? `${quarantined.length} tool(s) quarantined, no path runs them: ${quarantined.join(", ")}` : "";
+    lines.push(`     ${quarantined.length ? "! " : ""}pins: ${[changes, held].filter(Boolean).join("; ")}; review with \`atrium pins\`, then \`atrium pins accept ${c.id}\` or \`atrium pins reject ${c.id}\``);
   }
   const unlisted = unlistedTools(c.config, c.tools.map((t) => t.name));
   for (const u of unlisted) {
@@ -80,7 +97,7 @@ function readyReport(app: App, c: Connector): { lines: string[]; problems: numbe
     if (line) lines.push(`       suggestion to review (not applied): these names look read-only; if those tools only read, set in mcpServers.${c.id}:`, `         ${line}`);
     else lines.push(`       if some of them only read, list them in mcpServers.${c.id}.readOnlyTools`);
   }
-  return { lines, problems: unlisted.length };
+  return { lines, unlisted: unlisted.length, quarantined: quarantined.length };
 }
 
 /** The revision a ready connector speaks, how atrium reached it, and how its list stays fresh. */
@@ -89,7 +106,7 @@ function protocolLine(c: Connector): string {
   return `     protocol ${c.revision ?? "unknown"}, by ${c.revisionHow ?? "initialize"}; ${fresh}`;
 }
 
-function summary(source: string, configured: number, enabled: number, failed: number, warned: number): string[] {
+function summary(source: string, configured: number, enabled: number, { failed, warned, quarantining }: { failed: number; warned: number; quarantining: number }): string[] {
   if (configured === 0) {
     return [
       "no connectors configured: atrium would serve no tools",
@@ -100,6 +117,7 @@ function summary(source: string, configured: number, enabled: number, failed: nu
   if (enabled === 0) return [`every connector is disabled: atrium would serve no tools (remove "disabled": true from one in ${source})`];
   const parts = [];
   if (failed) parts.push(`${failed} connector(s) failed`);
+  if (quarantining) parts.push(`${quarantining} connector(s) with quarantined tools: review with \`atrium pins\``);
   if (warned) parts.push(`${warned} connector(s) with a readOnlyTools/approvalTools entry that has no effect (marked warn)`);
   return [parts.length ? parts.join("; ") : "all connectors healthy"];
 }

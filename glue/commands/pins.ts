@@ -10,14 +10,14 @@ import { core } from "../decisions/core.js";
 import { PinAnswer, PinReason } from "../decisions/generated/spec.js";
 import { codeName } from "../decisions/code-names.js";
 import { pinReasonText } from "../decisions/messages.js";
-import { connectorKey, PinFile, whereOf, type ConnectorPins, type PinData, type ToolPins } from "../pins/pin-file.js";
+import { PinFile, recordFor, whereOf, type ConnectorPins, type PinData, type ToolPins } from "../pins/pin-file.js";
 import { pinFactsOf } from "../pins/facts.js";
 import { diffLines } from "../pins/diff.js";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
-const recordOf = (data: PinData, c: ConnectorConfig): ConnectorPins | undefined => data.connectors.find((r) => r.key === connectorKey({ id: c.id, where: whereOf(c) }));
+const recordOf = (data: PinData, c: ConnectorConfig): ConnectorPins | undefined => recordFor(data, { id: c.id, where: whereOf(c) });
 
 export function pinsCommand(config: AtriumConfig, words: string[], file = new PinFile()): number {
   const [action, id, ...tools] = words;

@@ -151,8 +151,8 @@ export const PROTOCOL_SETTINGS = ["auto", "2025-11-25", STATELESS_REVISION] as c
 export type ProtocolSetting = (typeof PROTOCOL_SETTINGS)[number];
 export const CONNECTOR_KEYS = ["type", ...STDIO_KEYS, ...HTTP_KEYS, ...SETTING_KEYS] as const;
 
-/** Host configs' "type"; "sse" is recognised only to refuse it clearly. */
-export const TYPE_KINDS: Readonly<Record<string, ConnectorConfig["kind"]>> = { stdio: "stdio", http: "http", "streamable-http": "http" };
+/** Host configs' "type" (Cline writes "streamableHttp", Roo Code "streamable-http"); "sse" is recognised only to refuse it clearly. */
+export const TYPE_KINDS: Readonly<Record<string, ConnectorConfig["kind"]>> = { stdio: "stdio", http: "http", "streamable-http": "http", streamableHttp: "http" };
 
 export const CONNECTOR_LIMITS = {
   timeoutMs: Budget.host_call_deadline_ms,

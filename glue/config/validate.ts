@@ -13,6 +13,7 @@ import { isJsonObject } from "../support/json-object.js";
 import { notLoopback } from "../auth/loopback.js";
 import { PIN_POLICY_SETTINGS, type PinPolicySetting } from "../pins/facts.js";
 import { editDistance } from "../support/text/edit-distance.js";
+import { hostKeyWarning } from "./host-keys.js";
 
 type Obj = Record<string, unknown>;
 
@@ -85,7 +86,7 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
     fail(ctx, path, expected("an object", entry));
     return {};
   }
-  unknownKeys(ctx, path, entry, CONNECTOR_KEYS);
+  unknownKeys(ctx, path, entry, CONNECTOR_KEYS, hostKeyWarning);
 
   const hasCommand = own(entry, "command") !== undefined;
   const hasUrl = own(entry, "url") !== undefined;
@@ -324,9 +325,15 @@ function section(ctx: Ctx, path: string, value: unknown, keys: readonly string[]
   return value;
 }
 
-function unknownKeys(ctx: Ctx, path: string, obj: Obj, known: readonly string[]): void {
+/** `foreign`: the warning for a key another host writes there (a server entry's), which is not an error. */
+function unknownKeys(ctx: Ctx, path: string, obj: Obj, known: readonly string[], foreign?: (key: string) => string | undefined): void {
   for (const key of Object.keys(obj)) {
     if (known.includes(key)) continue;
+    const theirs = foreign?.(key);
+    if (theirs) {
+      ctx.warnings.push({ path: at(path, key, ctx), message: theirs });
+      continue;
+    }
     const near = closest(key, known);
     fail(ctx, at(path, key, ctx), near ? `unknown key; did you mean "${near}"?` : `unknown key (expected one of: ${known.join(", ")})`);
   }

@@ -106,14 +106,15 @@ export async function reachRevision(config: ConnectorConfig, remembered: Verdict
     try {
       return reached(await connect(second.negotiation, options(second)), second.how);
     } catch (again) {
-      throw new RevisionError(second.why, again);
+      throw new RevisionError(second.why, again, second.after);
     }
   }
 }
 
 /** A recovery that failed too: why it was tried (`why`, leading words), and the second try's error. */
 export class RevisionError extends Error {
-  constructor(readonly why: string, readonly last: unknown) {
+  /** `after`: when the second try's own failure is the news, the first try in plain words, said after it. */
+  constructor(readonly why: string, readonly last: unknown, readonly after?: string) {
     super(`${why}; then ${last instanceof Error ? last.message : String(last)}`);
   }
 
@@ -126,6 +127,7 @@ export class RevisionError extends Error {
 /** What a failed recovery says, the cause first (start-failure words fill in the second try's error). */
 export function revisionFailure(e: RevisionError, explain: (e: unknown) => string): string {
   if (e.probeUnusable) return `its answer to server/discover is not a usable ${STATELESS_REVISION} result (malformed, or not offering it), and ${e.why}`;
+  if (e.after) return `${explain(e.last)}; ${e.after}`;
   return `${e.why}, and at the second try: ${explain(e.last)}`;
 }
 
@@ -137,12 +139,13 @@ function reached(client: Client, how: string): Reached {
 }
 
 /** The second try after a failed auto connect, or none. */
-function recovery(config: ConnectorConfig, e: unknown): (Plan & { why: string }) | undefined {
+function recovery(config: ConnectorConfig, e: unknown): (Plan & { why: string; after?: string }) | undefined {
   // On atrium's stdio child the probe runs in place: the SDK's only error for that channel
   // closing before any answer is EraNegotiationFailed.
   if (config.kind === "stdio" && e instanceof SdkError && e.code === SdkErrorCode.EraNegotiationFailed) {
     const why = "the process exited on the server/discover probe";
-    return { prior: { kind: "legacy" }, how: `initialize, without the probe: ${why}`, why: `${why} (atrium started it again without the probe)` };
+    const after = `it had also exited when atrium first opened with the newer protocol's server/discover, so atrium tried again with initialize`;
+    return { prior: { kind: "legacy" }, how: `initialize, without the probe: ${why}`, why: `${why} (atrium started it again without the probe)`, after };
   }
   const offered = modernOnlyRefusal(e);
   if (offered) {

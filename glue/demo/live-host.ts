@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { DEMO_HOST_BODY_CHARS_MAX } from "../decisions/generated/spec.js";
 import { HTTP_STATUS } from "../support/wire.js";
 
-export type CallTool = (name: string, args: Record<string, unknown>) => Promise<unknown>;
+type CallTool = (name: string, args: Record<string, unknown>) => Promise<unknown>;
 const FORWARDED = new Set(["call_tool", "get_view"]);
 
 const hostPage = (shell: string, result: unknown, version: string) => `<!doctype html>
@@ -47,21 +47,33 @@ window.addEventListener("message", async (ev) => {
 frame.srcdoc = SHELL;
 </script></body></html>`;
 
-export async function serveLiveView(opts: { shell: string; result: unknown; version: string; callTool: CallTool; port?: number }): Promise<{ url: string; server: Server }> {
-  const page = hostPage(opts.shell, opts.result, opts.version);
+/** The demo host, listening; it serves the page once `show` hands it the view (until then every path is 404). */
+export interface LiveHost {
+  url: string;
+  server: Server;
+  show(view: { shell: string; result: unknown; callTool: CallTool }): void;
+}
+
+/**
+ * Listens on 127.0.0.1 first (`port`: the operator's, else any free one), so a busy port is known
+ * before the demo runs: it answers a one-line reason instead of a host.
+ */
+export async function openLiveHost(version: string, port?: number): Promise<LiveHost | { refused: string }> {
+  let view: { page: string; callTool: CallTool } | undefined;
   const server = createServer((req, res) => {
-    if (req.method === "GET" && (req.url === "/" || req.url === "/index.html")) {
-      res.writeHead(HTTP_STATUS.ok, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(page);
+    if (view && req.method === "GET" && (req.url === "/" || req.url === "/index.html")) {
+      res.writeHead(HTTP_STATUS.ok, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(view.page);
       return;
     }
-    if (req.method === "POST" && req.url === "/call") {
+    if (view && req.method === "POST" && req.url === "/call") {
+      const { callTool } = view;
       let body = "";
       req.on("data", (c) => { body += c; if (body.length > DEMO_HOST_BODY_CHARS_MAX) req.destroy(); });
       req.on("end", async () => {
         try {
           const { name, arguments: args } = JSON.parse(body) as { name?: string; arguments?: Record<string, unknown> };
           if (typeof name !== "string" || !FORWARDED.has(name)) throw new Error(`the demo host forwards only ${[...FORWARDED].join(" and ")}`);
-          res.writeHead(HTTP_STATUS.ok, { "content-type": "application/json" }).end(JSON.stringify(await opts.callTool(name, args ?? {})));
+          res.writeHead(HTTP_STATUS.ok, { "content-type": "application/json" }).end(JSON.stringify(await callTool(name, args ?? {})));
         } catch (e) {
           res.writeHead(HTTP_STATUS.badRequest, { "content-type": "application/json" }).end(JSON.stringify({ error: (e as Error).message }));
         }
@@ -70,6 +82,18 @@ export async function serveLiveView(opts: { shell: string; result: unknown; vers
     }
     res.writeHead(HTTP_STATUS.notFound).end();
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+  const failed = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+    server.once("error", resolve);
+    server.listen(port ?? 0, "127.0.0.1", () => resolve(undefined));
+  });
+  if (failed) {
+    const which = `port ${port ?? 0} on 127.0.0.1`;
+    const why = failed.code === "EADDRINUSE" ? `${which} is in use` : failed.code === "EACCES" ? `${which} needs privileges this user lacks` : `${which} could not be opened (${failed.code ?? failed.message})`;
+    return { refused: `${why}; choose another with --port N, or leave --port out for any free port` };
+  }
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    server,
+    show: ({ shell, result, callTool }) => { view = { page: hostPage(shell, result, version), callTool }; },
+  };
 }

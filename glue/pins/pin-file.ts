@@ -1,7 +1,8 @@
 // The pin file: `<stateDir>/pins.json`, a private file (glue/support/private-file.ts: 0600 in a
 // 0700 directory, atomic writes, read under PIN_FILE_BYTES_MAX). Per connector — keyed by its id
-// and a digest of its configured command and arguments or URL, so a re-pointed connector is a new
-// connector — each tool's accepted pin and, optionally, the pending change atrium saw (and the
+// and a digest of its configured command and arguments (a package's version left out: `pkg@1.2.3`,
+// `pkg==1.2.3`) or URL, so a re-pointed connector is a new connector while a version change is the
+// same one, its new listing judged against the old pins — each tool's accepted pin and, optionally, the pending change atrium saw (and the
 // digest the operator rejected). A file that cannot be read or is not atrium's (corrupt, foreign,
 // too large, a link, another user's) is set aside as pins.json.bad-<time>, one warning goes to
 // stderr, and atrium starts a new one marked `unreadableSince`: every tool it has no accepted pin
@@ -58,9 +59,34 @@ const VERSION = 1;
 /** What identifies a connector's pins: its id and where it runs. */
 export interface PinnedConnector { id: string; where: string }
 
-/** The key of a connector's pins: its id and a digest of where it runs. */
+/** The key of a connector's pins: its id and a digest of where it runs, package versions left out. */
 export function connectorKey(c: PinnedConnector): string {
-  return `${c.id}:${createHash("sha256").update(c.where).digest("hex")}`;
+  return `${c.id}:${createHash("sha256").update(withoutVersions(c.where)).digest("hex")}`;
+}
+
+/** An npm package name (`pkg`, `@scope/pkg`) or a Python one, then `@` or `==` and a version, a range or a dist-tag. */
+const VERSIONED_PACKAGE = /^((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)(?:@|==)(?:[~^<>=v]*\d[\w.+<>=|~^ -]*|latest|next|beta|alpha|canary|rc|stable|main)$/i;
+
+/** A stdio connector's command line (whereOf's JSON array) with each argument's package version dropped; a URL as it is. */
+function withoutVersions(where: string): string {
+  if (!where.startsWith("[")) return where;
+  let words: unknown;
+  try {
+    words = JSON.parse(where);
+  } catch {
+    return where;
+  }
+  if (!Array.isArray(words) || !words.every((w) => typeof w === "string")) return where;
+  return JSON.stringify(words.map((w: string) => VERSIONED_PACKAGE.exec(w)?.[1] ?? w));
+}
+
+/**
+ * A connector's record: the one under its key, else one a pin file written before versions left
+ * the key holds for it (same id, same command line but for versions).
+ */
+export function recordFor(data: PinData, c: PinnedConnector): ConnectorPins | undefined {
+  const key = connectorKey(c);
+  return data.connectors.find((r) => r.key === key) ?? data.connectors.find((r) => r.id === c.id && connectorKey(r) === key);
 }
 
 /** Where a configured connector runs, as it is keyed: the command and its arguments, or the URL. */

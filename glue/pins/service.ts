@@ -12,7 +12,7 @@ import { codeName } from "../decisions/code-names.js";
 import { pinOf, type Pinned, type PinnableTool } from "./digest.js";
 import { flagsOf, type Flag } from "./suspicious.js";
 import { pinFactsOf, type PinPolicySetting } from "./facts.js";
-import { connectorKey, PinFile, type ConnectorPins, type PendingState, type PinData, type ToolPins } from "./pin-file.js";
+import { connectorKey, PinFile, recordFor, type ConnectorPins, type PendingState, type PinData, type ToolPins } from "./pin-file.js";
 import { changeSummary } from "./diff.js";
 
 /** A connector's listing, as the pins judge it. */
@@ -62,10 +62,10 @@ export class PinService {
     if (seen && seen.tools === listing.tools && seen.policy === listing.policy && seen.generation === this.generation) return seen.verdicts;
     // Digests and pattern checks of this listing's tools, kept for the second judging after a record.
     const measured: Measured = new Map();
-    let { verdicts, changes } = this.judge(listing, key, measured);
+    let { verdicts, changes } = this.judge(listing, measured);
     if (changes.length) {
       this.record(listing, key, changes);
-      ({ verdicts } = this.judge(listing, key, measured));
+      ({ verdicts } = this.judge(listing, measured));
     }
     this.judged.set(key, { tools: listing.tools, policy: listing.policy, generation: this.generation, verdicts });
     return verdicts;
@@ -73,8 +73,7 @@ export class PinService {
 
   /** The names of a connector's tools with a pending change (doctor's line). */
   pending(c: { id: string; where: string }): string[] {
-    const key = connectorKey(c);
-    return this.data.connectors.find((r) => r.key === key)?.tools.filter((t) => t.pending).map((t) => t.name) ?? [];
+    return recordFor(this.data, c)?.tools.filter((t) => t.pending).map((t) => t.name) ?? [];
   }
 
   /** Called when the pin file changed on disk (another process: `atrium pins accept`). */
@@ -100,8 +99,8 @@ export class PinService {
     for (const l of this.listeners) l();
   }
 
-  private judge(listing: PinListing, key: string, measured: Measured): { verdicts: Map<string, PinVerdict>; changes: Change[] } {
-    const record = this.data.connectors.find((c) => c.key === key);
+  private judge(listing: PinListing, measured: Measured): { verdicts: Map<string, PinVerdict>; changes: Change[] } {
+    const record = recordFor(this.data, listing);
     const unreadable = this.data.unreadableSince !== undefined;
     const verdicts = new Map<string, PinVerdict>();
     const changes: Change[] = [];
@@ -133,11 +132,14 @@ export class PinService {
   /** Applies the changes to the file as it is now (read, change, write), then keeps what was written. */
   private record(listing: PinListing, key: string, changes: Change[]): void {
     const data = this.file.load();
-    let record: ConnectorPins | undefined = data.connectors.find((c) => c.key === key);
+    let record: ConnectorPins | undefined = recordFor(data, listing);
     if (!record) {
       record = { key, id: listing.id, where: listing.where, tools: [] };
       data.connectors.push(record);
     }
+    // The same connector at another package version (or a record keyed before versions left the key): it now runs here.
+    record.key = key;
+    record.where = listing.where;
     const at = new Date().toISOString();
     for (const c of changes) {
       let tool: ToolPins | undefined = record.tools.find((t) => t.name === c.name);

@@ -32,6 +32,8 @@ export const MODE_GROUP_OTHER = 0o077;
 
 /** Exit status of a command line that could not be parsed (usage error). */
 export const EXIT_USAGE = 2;
+/** Exit status of a command whose stdout reader went away (EPIPE): 128 + SIGPIPE, as a Unix tool killed by SIGPIPE. */
+export const EXIT_OUTPUT_CLOSED = 141;
 /** The highest TCP port. */
 export const PORT_MAX = 65535;
 /** A WebAssembly memory page. */
