@@ -18,6 +18,7 @@ import { codeName } from "../decisions/code-names.js";
 import { CallTrace } from "../activity/call-trace.js";
 import type { ActivitySink, CallPath } from "../activity/events.js";
 import { NO_PIN_FACTS } from "../pins/facts.js";
+import type { RawProgress } from "./downstream-progress.js";
 
 export interface InvokeRequest {
   address: unknown;
@@ -35,6 +36,8 @@ export interface InvokeRequest {
   timeLeftMs?: () => number;
   /** How the call came in, for the activity log (default: direct, or app when fromApp is set). */
   path?: CallPath;
+  /** A direct call whose host asked for progress: the downstream's progress notifications, unchecked (calls/downstream-progress.ts checks them). */
+  onProgress?: (progress: RawProgress) => void;
 }
 export interface Invoked { entry: CatalogEntry; result: ToolResult; durationMs: number }
 export interface InvokeContext { catalog: Catalog; core: Core; callPayloadBytes: number; activity?: ActivitySink }
@@ -70,7 +73,7 @@ async function invokeTraced(ctx: InvokeContext, req: InvokeRequest, trace: CallT
     req.signal?.throwIfAborted();
   }
   const started = trace.start();
-  const result = await connector.call(entry.name, args as Record<string, unknown>, { timeLeftMs: req.timeLeftMs?.(), signal: req.signal });
+  const result = await connector.call(entry.name, args as Record<string, unknown>, { timeLeftMs: req.timeLeftMs?.(), signal: req.signal, ...(req.onProgress && { onprogress: req.onProgress }) });
   return { entry, result, durationMs: performance.now() - started };
 }
 

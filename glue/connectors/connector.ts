@@ -6,7 +6,7 @@
 // and a listing whose ttlMs runs out is read again, fail-closed like a list change. A remote
 // connector whose server asks for a login it has no token for settles in "needs_auth" (no retry
 // storm) until a person logs in (glue/auth/); then `authorized()` starts it again.
-import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
+import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, type ProgressCallback, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { AtriumError, clampEcho } from "../support/errors.js";
 import { StderrRing } from "./stderr-ring.js";
@@ -134,15 +134,16 @@ export class Connector {
   }
 
   /** One tools/call. Its deadline is this connector's timeoutMs, or the time its caller has left
-   * (`timeLeftMs`, a program's run) when that is shorter. */
-  async call(name: string, args: Record<string, unknown>, opts: { timeLeftMs?: number; signal?: AbortSignal }): Promise<ToolResult> {
+   * (`timeLeftMs`, a program's run) when that is shorter. With `onprogress` the call carries a
+   * progress token and each of the downstream's progress notifications goes there, unchecked. */
+  async call(name: string, args: Record<string, unknown>, opts: { timeLeftMs?: number; signal?: AbortSignal; onprogress?: ProgressCallback }): Promise<ToolResult> {
     const client = this.client;
     if (this.state !== "ready" || !client) throw this.unavailable();
     const timeoutMs = Math.min(this.config.timeoutMs, Math.ceil(opts.timeLeftMs ?? Infinity));
     if (timeoutMs <= 0) throw new AtriumError("timeout", `no time is left for ${this.id}.${name}: the program's run is out of time (program_wall_ms)`, { details: { address: `${this.id}.${name}`, budget: "program_wall_ms" } });
     let raw: Record<string, unknown>;
     try {
-      raw = await client.request({ method: "tools/call", params: { name, arguments: args } }, LooseResult, { timeout: timeoutMs, signal: opts.signal });
+      raw = await client.request({ method: "tools/call", params: { name, arguments: args } }, LooseResult, { timeout: timeoutMs, signal: opts.signal, onprogress: opts.onprogress });
     } catch (e) {
       throw this.callError(name, e, { timeoutMs, signal: opts.signal });
     }
