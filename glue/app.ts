@@ -29,6 +29,7 @@ import { authorizeConnector } from "./mcp/tools/authorize-connector.js";
 import { Authorizer, type ConnectorPort } from "./auth/authorizer.js";
 import { tokenStore } from "./auth/store.js";
 import { AppResources } from "./apps/resources.js";
+import { DownstreamPrompts } from "./calls/prompts.js";
 import { Budget, type Revision } from "./decisions/generated/spec.js";
 import type { SandboxPool } from "./sandbox/pool.js";
 import { startSandboxPool } from "./sandbox/start-pool.js";
@@ -71,10 +72,13 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const authorizer = new Authorizer(ports, tokenStore());
   const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
   const appResources = new AppResources({ core: c, catalog });
+  // Downstream prompts, fetched through invoke.ts; each connector's prompts/list_changed reaches every host connection.
+  const downstreamPrompts = new DownstreamPrompts(catalog);
+  const prompts = { list: (signal: AbortSignal) => downstreamPrompts.list(signal), get: (name: string, args: Record<string, string> | undefined, signal: AbortSignal) => downstreamPrompts.get(name, args, signal), onChanged: (listener: () => void) => registry.passthrough.onPromptsChanged(listener) };
   // Sentence embeddings for search: nothing loads until serve calls semantic.start().
   const semantic = new SemanticIndex(config.search, { entries: () => catalog.entries().map(toolText) });
   registry.onChange(() => semantic.catalogChanged());
-  const deps = { version, tools, host, context: { core: c, catalog, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources };
+  const deps = { version, tools, host, context: { core: c, catalog, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
   const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); live.onReload?.(o); } }, c, running, registry);

@@ -5,7 +5,8 @@
 // argument and payload checks → the connector's deadline → a typed result or error. A program's
 // call to a tool that may write is gated by its run's approvals (`approve`: the person is asked,
 // or the call is refused) before it goes on down this same path. And the one
-// path a downstream app's UI document is read by (readAppResource).
+// path a downstream app's UI document is read by (readAppResource), and a connector's prompts
+// (askPrompts: calls/prompts.ts shapes them).
 import type { Core } from "../decisions/core.js";
 import type { Catalog } from "../catalog/catalog.js";
 import type { CatalogEntry } from "../catalog/entry.js";
@@ -114,4 +115,17 @@ export async function readAppResource(ctx: Pick<InvokeContext, "catalog">, conne
   if (!connector) return undefined;
   await connector.whenSettled(signal);
   return connector.readResource(uri, { signal });
+}
+
+/**
+ * One prompts/list page or prompts/get of connector `connectorId`, as it answers (`wait`: for a
+ * prompts/get, waiting, bounded, for that connector alone to settle); undefined when atrium has
+ * no such connector or its server offers no prompts.
+ */
+export async function askPrompts(ctx: Pick<InvokeContext, "catalog">, connectorId: string, method: "prompts/list" | "prompts/get", params: Record<string, unknown>, opts: { wait: boolean; signal?: AbortSignal }): Promise<Record<string, unknown> | undefined> {
+  const connector = ctx.catalog.connectorOf(`${connectorId}.`);
+  if (!connector) return undefined;
+  if (opts.wait) await connector.whenSettled(opts.signal);
+  if (!connector.offersPrompts) return undefined;
+  return connector.prompts(method, params, { signal: opts.signal });
 }

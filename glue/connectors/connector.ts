@@ -5,7 +5,8 @@
 // protocol revision (revision.ts); on 2026-07-28 list changes arrive over subscriptions/listen,
 // and a listing whose ttlMs runs out is read again, fail-closed like a list change. A remote
 // connector whose server asks for a login it has no token for settles in "needs_auth" (no retry
-// storm) until a person logs in (glue/auth/); then `authorized()` starts it again.
+// storm) until a person logs in (glue/auth/); then `authorized()` starts it again. What the server sends
+// on toward the host (prompts changes, questions) goes through connectors/passthrough.ts.
 import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, type ProgressCallback, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { AtriumError, clampEcho } from "../support/errors.js";
@@ -16,6 +17,7 @@ import { explainStartFailure, sdk1Message } from "./start-failure.js";
 import { abortable } from "./abortable.js";
 import { reachRevision, type Verdict } from "./revision.js";
 import { Freshness } from "./freshness.js";
+import { DownstreamPassthrough } from "./passthrough.js";
 import { CONNECTOR_BACKOFF_FACTOR, CONNECTOR_LIST_PAGES_MAX, STDERR_TAIL_LINES } from "../decisions/generated/spec.js";
 import { MS_PER_SECOND } from "../support/format.js";
 import { DROPPED_ANSWER_CODE, HTTP_STATUS } from "../support/wire.js";
@@ -81,6 +83,7 @@ export class Connector {
     private readonly version: string,
     private readonly onChange: () => void,
     refusal?: string,
+    private readonly passthrough = new DownstreamPassthrough(),
   ) {
     this.stderr = new StderrRing(limits.stderrBytes);
     this.fresh = new Freshness({
@@ -160,6 +163,22 @@ export class Connector {
       return await client.request({ method: "resources/read", params: { uri } }, LooseResult, { timeout: this.config.timeoutMs, signal: opts.signal });
     } catch (e) {
       throw this.callError(uri, e, { timeoutMs: this.config.timeoutMs, signal: opts.signal });
+    }
+  }
+
+  /** Whether the server of the current connection offers prompts (its capabilities say so). */
+  get offersPrompts(): boolean {
+    return this.state === "ready" && this.client?.getServerCapabilities()?.prompts !== undefined;
+  }
+
+  /** One prompts/list page or prompts/get, with this connector's deadline; the answer as read, failures typed like a call's. */
+  async prompts(method: "prompts/list" | "prompts/get", params: Record<string, unknown>, opts: { signal?: AbortSignal }): Promise<Record<string, unknown>> {
+    const client = this.client;
+    if (this.state !== "ready" || !client) throw this.unavailable();
+    try {
+      return await client.request({ method, params } as never, LooseResult, { timeout: this.config.timeoutMs, signal: opts.signal });
+    } catch (e) {
+      throw this.callError(method, e, { timeoutMs: this.config.timeoutMs, signal: opts.signal });
     }
   }
 
@@ -259,8 +278,9 @@ export class Connector {
   private async open(negotiation: VersionNegotiationOptions | undefined): Promise<{ client: Client; handle: ConnectorTransport }> {
     await this.dropClient();
     const handle = createTransport(this.config, this.stderr, this.limits.depth);
-    const client = new Client({ name: "atrium", version: this.version }, { capabilities: {}, versionNegotiation: negotiation });
+    const client = new Client({ name: "atrium", version: this.version }, { capabilities: this.passthrough.capabilities, versionNegotiation: negotiation });
     client.setNotificationHandler("notifications/tools/list_changed", () => this.listChanged(client, "announced that its tools changed"));
+    this.passthrough.install(client, this.id, () => client === this.client);
     client.onclose = () => this.onClosed(client);
     this.handle = handle;
     this.client = client;

@@ -2,7 +2,7 @@
 // handlers, and turns every thrown error into a typed error result. Decides nothing.
 import {
   Server, ProtocolError, ProtocolErrorCode as ErrorCode, isJSONRPCErrorResponse, PROTOCOL_VERSION_META_KEY, UnsupportedProtocolVersionError,
-  type CallToolResult, type InputRequiredResult, type JSONRPCMessage, type JSONRPCRequest, type ReadResourceResult, type RequestId, type Result, type ServerContext, type Tool, type Transport,
+  type CallToolResult, type GetPromptResult, type InputRequiredResult, type ListPromptsResult, type JSONRPCMessage, type JSONRPCRequest, type ReadResourceResult, type RequestId, type Result, type ServerContext, type Tool, type Transport,
 } from "@modelcontextprotocol/server";
 import { ClientRequestSchema } from "@modelcontextprotocol/core";
 import { z } from "zod";
@@ -25,6 +25,12 @@ export interface ServerDeps {
   context: Omit<ToolContext, "signal" | "progress" | "relayProgress" | "host" | "approvals" | "retry" | "elicit" | "requestMeta">;
   /** Downstream UIs (glue/apps/resources.ts): the resource for this host, or undefined when there is none for it. */
   appResources: { read(uri: string, host: HostDecision, signal: AbortSignal): Promise<ReadResourceResult | undefined> };
+  /** Downstream prompts (glue/calls/prompts.ts), and their connectors' prompts/list_changed. */
+  prompts: {
+    list(signal: AbortSignal): Promise<ListPromptsResult>;
+    get(name: string, args: Record<string, string> | undefined, signal: AbortSignal): Promise<GetPromptResult>;
+    onChanged(listener: () => void): () => void;
+  };
 }
 
 /** The lists atrium answers the same way to every client for the life of the process. */
@@ -111,7 +117,7 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
   const server: AtriumServer = new AtriumServer(
     { name: "atrium", version: deps.version },
     {
-      capabilities: { tools: { listChanged: false }, resources: {}, extensions: { [UI_EXTENSION_ID]: {} } },
+      capabilities: { tools: { listChanged: false }, resources: {}, prompts: { listChanged: true }, extensions: { [UI_EXTENSION_ID]: {} } },
       instructions: INSTRUCTIONS,
       // 2026-07-28 lists may be cached: atrium's own listing is the same for every client and fixed for the process.
       cacheHints: Object.fromEntries(CACHED_LISTS.map((m) => [m, { ttlMs: LIST_CACHE_TTL_MS, cacheScope: "public" as const }])),
@@ -142,6 +148,12 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
     if (!modern) server.keepCode(ctx.mcpReq.id, ErrorCode.ResourceNotFound); // 2026-07-28 answers -32602, as the SDK encodes it
     throw mcpError(ErrorCode.ResourceNotFound, `Resource not found: ${clampEcho(request.params.uri)}`);
   });
+  server.setRequestHandler("prompts/list", async (_request, ctx) => deps.prompts.list(ctx.mcpReq.signal));
+  server.setRequestHandler("prompts/get", async (request, ctx) => deps.prompts.get(request.params.name, request.params.arguments, ctx.mcpReq.signal));
+  // A connector's prompts/list_changed goes on to this host (on 2026-07-28 the SDK's stdio entry routes it to the host's subscriptions/listen).
+  const stopPrompts = deps.prompts.onChanged(() => void server.sendPromptListChanged().catch(() => {}));
+  const closed = server.onclose;
+  server.onclose = () => { stopPrompts(); closed?.(); };
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const tool = byName.get(request.params.name);
     if (!tool || !offered(tool, ctx, AppOnlyUse.call)) throw mcpError(ErrorCode.InvalidParams, `Unknown tool: ${clampEcho(request.params.name)}`);
