@@ -70,7 +70,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
     unavailable: () => c.unavailable(),
   }));
   const authorizer = new Authorizer(ports, tokenStore());
-  const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
+  const tools = [executeCode(() => running.current), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
   const appResources = new AppResources({ core: c, catalog });
   // Downstream prompts, fetched through invoke.ts; each connector's prompts/list_changed reaches every host connection.
   const downstreamPrompts = new DownstreamPrompts(catalog);
@@ -78,10 +78,13 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   // Sentence embeddings for search: nothing loads until serve calls semantic.start().
   const semantic = new SemanticIndex(config.search, { entries: () => catalog.entries().map(toolText) });
   registry.onChange(() => semantic.catalogChanged());
-  const deps = { version, tools, host, context: { core: c, catalog, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts };
+  // A reload that applied may change execute_code's description: every host connection is told.
+  const toolsChanged = new Set<() => void>();
+  const onToolsChanged = (listener: () => void) => { toolsChanged.add(listener); return () => { toolsChanged.delete(listener); }; };
+  const deps = { version, tools, host, onToolsChanged, context: { core: c, catalog, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
-  const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); live.onReload?.(o); } }, c, running, registry);
+  const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); if (o.ok) for (const l of toolsChanged) l(); live.onReload?.(o); } }, c, running, registry);
   return { config, running, registry, catalog, stash, host, serverFor, tools, pool, reload, pins, semantic };
 }
 

@@ -11,7 +11,7 @@ import { listingSchema, type MetaTool, type ToolContext } from "./tools/meta-too
 import { runTool } from "./tools/run-tool.js";
 import type { HostState } from "../decisions/host-detection.js";
 import type { HostDecision } from "../decisions/core.js";
-import { AppOnlyUse, LIST_CACHE_TTL_MS, Revision, STATELESS_REVISION, UI_EXTENSION_ID } from "../decisions/generated/spec.js";
+import { AppOnlyUse, LIST_CACHE_TTL_MS, Revision, TOOLS_LIST_TTL_MS, STATELESS_REVISION, UI_EXTENSION_ID } from "../decisions/generated/spec.js";
 import { SHELL_MIME, SHELL_URI, shellHtml } from "../views/shell-page.js";
 import { INSTRUCTIONS } from "./instructions.js";
 import { questionChannel } from "./approval-question.js";
@@ -25,6 +25,8 @@ export interface ServerDeps {
   context: Omit<ToolContext, "signal" | "progress" | "relayProgress" | "host" | "approvals" | "retry" | "elicit" | "requestMeta">;
   /** Downstream UIs (glue/apps/resources.ts): the resource for this host, or undefined when there is none for it. */
   appResources: { read(uri: string, host: HostDecision, signal: AbortSignal): Promise<ReadResourceResult | undefined> };
+  /** Fires when atrium's own tool listing may have changed (a live reload: execute_code names the connectors in force). */
+  onToolsChanged(listener: () => void): () => void;
   /** Downstream prompts (glue/calls/prompts.ts), and their connectors' prompts/list_changed. */
   prompts: {
     list(signal: AbortSignal): Promise<ListPromptsResult>;
@@ -34,7 +36,7 @@ export interface ServerDeps {
 }
 
 /** The lists atrium answers the same way to every client for the life of the process. */
-const CACHED_LISTS = ["tools/list", "resources/list", "resources/templates/list"] as const;
+const CACHED_LISTS = ["resources/list", "resources/templates/list"] as const;
 
 /** Request methods some atrium server instance serves, with those the SDK's stdio entry answers
  * itself before any instance exists (the 2026-07-28 discovery probe and subscription stream). */
@@ -117,14 +119,17 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
   const server: AtriumServer = new AtriumServer(
     { name: "atrium", version: deps.version },
     {
-      capabilities: { tools: { listChanged: false }, resources: {}, prompts: { listChanged: true }, extensions: { [UI_EXTENSION_ID]: {} } },
+      capabilities: { tools: { listChanged: true }, resources: {}, prompts: { listChanged: true }, extensions: { [UI_EXTENSION_ID]: {} } },
       instructions: INSTRUCTIONS,
-      // 2026-07-28 lists may be cached: atrium's own listing is the same for every client and fixed for the process.
-      cacheHints: Object.fromEntries(CACHED_LISTS.map((m) => [m, { ttlMs: LIST_CACHE_TTL_MS, cacheScope: "public" as const }])),
+      // 2026-07-28 lists may be cached: each is the same for every client. The resources lists are
+      // fixed for the process; the tool list changes with a live reload (H14: announced on
+      // subscriptions/listen, and cached no longer than TOOLS_LIST_TTL_MS by a client that does not listen).
+      cacheHints: { ...Object.fromEntries(CACHED_LISTS.map((m) => [m, { ttlMs: LIST_CACHE_TTL_MS, cacheScope: "public" as const }])), "tools/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "public" as const } },
     },
   );
   server.stateless = modern;
-  const listing: Tool[] = deps.tools.map((t) => ({
+  // Read at each tools/list: execute_code's description follows the config in force.
+  const listing = (): Tool[] => deps.tools.map((t) => ({
     name: t.name,
     title: t.title,
     description: t.description,
@@ -137,7 +142,7 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
   const offered = (t: MetaTool, ctx: ServerContext, use: AppOnlyUse) => !t.appsHostOnly || deps.host.appOnly(revision, hostFor(ctx), use);
 
   server.oninitialized = () => deps.host.forRequest(revision, server.getClientCapabilities(), undefined);
-  server.setRequestHandler("tools/list", async (_request, ctx) => ({ tools: listing.filter((t) => offered(byName.get(t.name)!, ctx, AppOnlyUse.list)) }));
+  server.setRequestHandler("tools/list", async (_request, ctx) => ({ tools: listing().filter((t) => offered(byName.get(t.name)!, ctx, AppOnlyUse.list)) }));
   server.setRequestHandler("resources/list", async () => ({ resources: [{ uri: SHELL_URI, name: "atrium view shell", mimeType: SHELL_MIME, description: "Renders views handed over by execute_code programs" }] }));
   // No templates, but the method is part of the resources capability (clients list it).
   server.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: [] }));
@@ -152,8 +157,10 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
   server.setRequestHandler("prompts/get", async (request, ctx) => deps.prompts.get(request.params.name, request.params.arguments, ctx.mcpReq.signal));
   // A connector's prompts/list_changed goes on to this host (on 2026-07-28 the SDK's stdio entry routes it to the host's subscriptions/listen).
   const stopPrompts = deps.prompts.onChanged(() => void server.sendPromptListChanged().catch(() => {}));
+  // A reload that may change the listing: 2025-11-25 hosts hear tools/list_changed, 2026-07-28 ones on subscriptions/listen.
+  const stopTools = deps.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
   const closed = server.onclose;
-  server.onclose = () => { stopPrompts(); closed?.(); };
+  server.onclose = () => { stopPrompts(); stopTools(); closed?.(); };
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const tool = byName.get(request.params.name);
     if (!tool || !offered(tool, ctx, AppOnlyUse.call)) throw mcpError(ErrorCode.InvalidParams, `Unknown tool: ${clampEcho(request.params.name)}`);
