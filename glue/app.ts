@@ -30,6 +30,7 @@ import { Authorizer, type ConnectorPort } from "./auth/authorizer.js";
 import { tokenStore } from "./auth/store.js";
 import { AppResources } from "./apps/resources.js";
 import { DownstreamPrompts } from "./calls/prompts.js";
+import { askerFor, type HostToAsk } from "./calls/downstream-questions.js";
 import { Budget, type Revision } from "./decisions/generated/spec.js";
 import type { SandboxPool } from "./sandbox/pool.js";
 import { startSandboxPool } from "./sandbox/start-pool.js";
@@ -81,7 +82,9 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   // A reload that applied may change execute_code's description: every host connection is told.
   const toolsChanged = new Set<() => void>();
   const onToolsChanged = (listener: () => void) => { toolsChanged.add(listener); return () => { toolsChanged.delete(listener); }; };
-  const deps = { version, tools, host, onToolsChanged, context: { core: c, catalog, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts };
+  // A downstream's question goes to the host connection that can be asked, judged by the core (P12).
+  const questions = { hostConnected: (h: HostToAsk) => registry.passthrough.askWith(askerFor(c, h)) };
+  const deps = { version, tools, host, onToolsChanged, context: { core: c, catalog, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
   const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); if (o.ok) for (const l of toolsChanged) l(); live.onReload?.(o); } }, c, running, registry);

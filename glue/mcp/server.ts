@@ -17,6 +17,7 @@ import { INSTRUCTIONS } from "./instructions.js";
 import { questionChannel } from "./approval-question.js";
 import { elicitationOf } from "../decisions/facts/approval.js";
 import { requestCapabilities } from "../decisions/facts/host.js";
+import type { HostToAsk } from "../calls/downstream-questions.js";
 
 export interface ServerDeps {
   version: string;
@@ -27,6 +28,8 @@ export interface ServerDeps {
   appResources: { read(uri: string, host: HostDecision, signal: AbortSignal): Promise<ReadResourceResult | undefined> };
   /** Fires when atrium's own tool listing may have changed (a live reload: execute_code names the connectors in force). */
   onToolsChanged(listener: () => void): () => void;
+  /** Downstream questions (calls/downstream-questions.ts): this connection becomes where they are asked; the returned function lets go of it. */
+  questions: { hostConnected(host: HostToAsk): () => void };
   /** Downstream prompts (glue/calls/prompts.ts), and their connectors' prompts/list_changed. */
   prompts: {
     list(signal: AbortSignal): Promise<ListPromptsResult>;
@@ -141,7 +144,15 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
   const hostFor = (ctx: ServerContext) => deps.host.forRequest(revision, server.getClientCapabilities(), ctx.mcpReq.envelope);
   const offered = (t: MetaTool, ctx: ServerContext, use: AppOnlyUse) => !t.appsHostOnly || deps.host.appOnly(revision, hostFor(ctx), use);
 
-  server.oninitialized = () => deps.host.forRequest(revision, server.getClientCapabilities(), undefined);
+  // This connection is where downstream questions go (the core judges each for its revision and
+  // elicitation fact, P12): a 2025-11-25 one once its capabilities are known, at initialize.
+  let letGoOfQuestions = () => {};
+  const askHere = () => {
+    letGoOfQuestions();
+    letGoOfQuestions = deps.questions.hostConnected({ revision, elicitation: elicitationOf(requestCapabilities(revision, server.getClientCapabilities(), undefined)), ask: (params, options) => server.elicitInput(params, options) });
+  };
+  if (modern) askHere();
+  server.oninitialized = () => { deps.host.forRequest(revision, server.getClientCapabilities(), undefined); askHere(); };
   server.setRequestHandler("tools/list", async (_request, ctx) => ({ tools: listing().filter((t) => offered(byName.get(t.name)!, ctx, AppOnlyUse.list)) }));
   server.setRequestHandler("resources/list", async () => ({ resources: [{ uri: SHELL_URI, name: "atrium view shell", mimeType: SHELL_MIME, description: "Renders views handed over by execute_code programs" }] }));
   // No templates, but the method is part of the resources capability (clients list it).
@@ -160,7 +171,7 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
   // A reload that may change the listing: 2025-11-25 hosts hear tools/list_changed, 2026-07-28 ones on subscriptions/listen.
   const stopTools = deps.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
   const closed = server.onclose;
-  server.onclose = () => { stopPrompts(); stopTools(); closed?.(); };
+  server.onclose = () => { stopPrompts(); stopTools(); letGoOfQuestions(); closed?.(); };
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const tool = byName.get(request.params.name);
     if (!tool || !offered(tool, ctx, AppOnlyUse.call)) throw mcpError(ErrorCode.InvalidParams, `Unknown tool: ${clampEcho(request.params.name)}`);

@@ -162,6 +162,32 @@ export const ApprovalOutcomeReason = {
 export type ApprovalOutcomeReason = (typeof ApprovalOutcomeReason)[keyof typeof ApprovalOutcomeReason];
 export type ApprovalOutcomeReasonName = keyof typeof ApprovalOutcomeReason;
 
+export const QuestionMode = {
+  form: 0,
+  url: 1,
+  other: 2
+} as const;
+export type QuestionMode = (typeof QuestionMode)[keyof typeof QuestionMode];
+export type QuestionModeName = keyof typeof QuestionMode;
+
+export const QuestionFit = {
+  fits: 0,
+  too_large: 1
+} as const;
+export type QuestionFit = (typeof QuestionFit)[keyof typeof QuestionFit];
+export type QuestionFitName = keyof typeof QuestionFit;
+
+export const DownstreamAsk = {
+  forward: 0,
+  decline_not_declared: 1,
+  decline_no_channel: 2,
+  decline_too_large: 3,
+  decline_unknown_mode: 4,
+  invalid_facts: 5
+} as const;
+export type DownstreamAsk = (typeof DownstreamAsk)[keyof typeof DownstreamAsk];
+export type DownstreamAskName = keyof typeof DownstreamAsk;
+
 export const Budget = {
   host_calls: 1,
   batch_calls: 2,
