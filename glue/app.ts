@@ -75,6 +75,12 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const appResources = new AppResources({ core: c, catalog });
   // Downstream prompts, fetched through invoke.ts; each connector's prompts/list_changed reaches every host connection.
   const downstreamPrompts = new DownstreamPrompts(catalog);
+  // A connector that offers prompts coming up (its first start, a restart, a reload) or going is a change of the prompt list too.
+  let offeringPrompts = "";
+  registry.onChange(() => {
+    const now = registry.connectors.filter((k) => k.offersPrompts).map((k) => k.id).join("\n");
+    if (now !== offeringPrompts) { offeringPrompts = now; registry.passthrough.promptsChanged(); }
+  });
   const prompts = { list: (signal: AbortSignal) => downstreamPrompts.list(signal), get: (name: string, args: Record<string, string> | undefined, signal: AbortSignal) => downstreamPrompts.get(name, args, signal), onChanged: (listener: () => void) => registry.passthrough.onPromptsChanged(listener) };
   // Sentence embeddings for search: nothing loads until serve calls semantic.start().
   const semantic = new SemanticIndex(config.search, { entries: () => catalog.entries().map(toolText) });

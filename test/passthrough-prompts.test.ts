@@ -4,6 +4,8 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { startAtrium, fixture, nodeServer, npmBin, type Atrium } from "./harness/atrium-client.js";
 import { waitFor } from "./harness/until.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 const config = { mcpServers: { everything: { command: npmBin("mcp-server-everything"), args: ["stdio"] }, q: nodeServer(fixture("questions-server")) } };
 const list = async (a: Atrium) => (await a.client.request({ method: "prompts/list", params: {} }) as { prompts: { name: string; arguments?: { name: string; required?: boolean }[] }[] }).prompts;
@@ -45,4 +47,25 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("downstream prompts on %s",
     await waitFor(() => changed > before, "notifications/prompts/list_changed at the host");
     expect((await list(a)).map((p) => p.name)).toContain("q.fresh");
   });
+});
+
+describe("a connector that offers prompts coming up after the host connected", () => {
+  it("the host hears prompts/list_changed and then lists its prompts", async () => {
+    let changed = 0;
+    let gate = "";
+    const a = await startAtrium({
+      waitForConnectors: false,
+      config: { mcpServers: { q: nodeServer(fixture("questions-server"), { env: { QUESTIONS_GATE_FILE: "GATE" } }) } },
+      beforeConnect: (c) => c.setNotificationHandler("notifications/prompts/list_changed", () => { changed++; }),
+    });
+    try {
+      gate = join(a.dir, "GATE");
+      expect((await list(a)).map((p) => p.name)).not.toContain("q.greet"); // held: not started yet
+      writeFileSync(gate, "");
+      await waitFor(() => changed > 0, "notifications/prompts/list_changed once q is ready");
+      expect((await list(a)).map((p) => p.name)).toContain("q.greet");
+    } finally {
+      await a.close();
+    }
+  }, 60_000);
 });

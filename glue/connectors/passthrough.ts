@@ -1,6 +1,7 @@
 // What a connector's downstream server sends that goes on toward the host, for every connector
 // of the process: the client capabilities each connector declares (elicitation, form and URL),
-// `notifications/prompts/list_changed` (each listener hears it: the host connections pass it on)
+// `notifications/prompts/list_changed` (each listener hears it: the host connections pass it on;
+// `promptsChanged` also when the set of connectors that offer prompts changes: a start, a reload)
 // and `elicitation/create` (handed to the host's asker, calls/downstream-questions.ts, naming the
 // connector that asks; with no asker — no host yet, or one that cannot be asked — declined on the
 // person's behalf with the reason in `_meta`). Nothing here judges the question itself.
@@ -20,6 +21,11 @@ export class DownstreamPassthrough {
     return () => this.promptListeners.delete(listener);
   }
 
+  /** Tells every listener the prompts changed (a connector that offers prompts became ready or left). */
+  promptsChanged(): void {
+    for (const l of this.promptListeners) l();
+  }
+
   /** The host connection that asks the person (set by the MCP wiring at its initialize); the returned function lets go of it (its close). */
   askWith(asker: DownstreamAsker | undefined): () => void {
     this.asker = asker;
@@ -29,7 +35,7 @@ export class DownstreamPassthrough {
   /** Installs the handlers on one connection of connector `connectorId`; `live` says whether that connection is still its current one. */
   install(client: Client, connectorId: string, live: () => boolean): void {
     client.setNotificationHandler("notifications/prompts/list_changed", () => {
-      if (live()) for (const l of this.promptListeners) l();
+      if (live()) this.promptsChanged();
     });
     client.setRequestHandler("elicitation/create", (request, ctx) => {
       const asker = this.asker;
