@@ -5,6 +5,7 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { startAtrium, fixture, nodeServer, npmBin, type Atrium } from "./harness/atrium-client.js";
 import { ELICIT_ANSWER_BYTES_MAX } from "../glue/decisions/generated/spec.js";
+import { waitFor } from "./harness/until.js";
 
 const config = { mcpServers: { q: nodeServer(fixture("questions-server")), everything: { command: npmBin("mcp-server-everything"), args: ["stdio"] } } };
 /** What the asking downstream tool got back from atrium (its tools return the ElicitResult as JSON text). */
@@ -17,12 +18,16 @@ const answerSeen = async (a: Atrium, address: string) => {
 describe("a host that declared form and URL elicitation is asked, the connector named", () => {
   let a: Atrium;
   const asked: any[] = [];
+  const completed: string[] = [];
   let reply: (params: any) => unknown = () => ({ action: "accept", content: { answer: "42" } });
   beforeAll(async () => {
     a = await startAtrium({
       config,
       capabilities: { elicitation: { form: {}, url: {} } },
-      beforeConnect: (c) => c.setRequestHandler("elicitation/create", (request) => { asked.push(request.params); return reply(request.params) as never; }),
+      beforeConnect: (c) => {
+        c.setRequestHandler("elicitation/create", (request) => { asked.push(request.params); return reply(request.params) as never; });
+        c.setNotificationHandler("notifications/elicitation/complete", (n) => { completed.push(n.params.elicitationId); });
+      },
     });
   }, 60_000);
   afterAll(() => a?.close());
@@ -36,12 +41,13 @@ describe("a host that declared form and URL elicitation is asked, the connector 
     expect(q.requestedSchema.properties.answer.type).toBe("string");
   });
 
-  it("a URL question reaches the host with its URL; the host's accept goes back without content", async () => {
+  it("a URL question reaches the host with its URL under an id naming the connector; the accept goes back, and its completion comes on", async () => {
     reply = () => ({ action: "accept" });
     expect(await answerSeen(a, "q.ask_url")).toEqual({ action: "accept" });
     const q = asked.at(-1);
-    expect(q).toMatchObject({ mode: "url", url: "https://example.test/consent" });
+    expect(q).toMatchObject({ mode: "url", url: "https://example.test/consent", elicitationId: "q/consent-1" });
     expect(q.message).toContain('The connector "q" asks');
+    await waitFor(() => completed.includes("q/consent-1"), "notifications/elicitation/complete at the host");
   });
 
   it("a decline goes back as decline; an answer over ELICIT_ANSWER_BYTES_MAX goes back as cancel", async () => {

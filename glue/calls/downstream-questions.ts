@@ -4,7 +4,8 @@
 // and its message cut at ELICIT_MESSAGE_CHARS_MAX, the wait bounded by ELICIT_WAIT_MS and the
 // caller's signal (the downstream withdrawing it, the call that caused it ending), and the answer
 // checked (a form answer over ELICIT_ANSWER_BYTES_MAX goes back as cancel) before it is the asking
-// connector's, and only its: it is the answer to that connector's own request.
+// connector's, and only its: it is the answer to that connector's own request. A URL question's
+// completion (notifications/elicitation/complete) is passed on under the id the host was given.
 import type { ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from "@modelcontextprotocol/server";
 import type { Core } from "../decisions/core.js";
 import { codeName } from "../decisions/code-names.js";
@@ -19,15 +20,24 @@ const DECLINED_META_KEY = "atrium/declined";
 /** A decline atrium gives on the person's behalf, with the reason for the asking server. */
 export const declined = (reason: string): ElicitResult => ({ action: "decline", _meta: { [DECLINED_META_KEY]: reason } });
 
-/** Who puts a downstream's question to the person: resolves with the answer for the asking connector. */
-export type DownstreamAsker = (connectorId: string, params: Record<string, unknown>, signal: AbortSignal) => Promise<ElicitResult>;
+/** Who puts a downstream's question to the person: `ask` resolves with the answer for the asking
+ * connector; `complete` passes on that connector's notifications/elicitation/complete. */
+export interface DownstreamAsker {
+  ask(connectorId: string, params: Record<string, unknown>, signal: AbortSignal): Promise<ElicitResult>;
+  complete(connectorId: string, elicitationId: unknown): void;
+}
 
 /** One host connection as a place to ask: its revision and elicitation fact (P1), and the request that asks it. */
 export interface HostToAsk {
   revision: Revision;
   elicitation: ElicitationSupport;
   ask(params: ElicitRequestFormParams | ElicitRequestURLParams, options: { signal: AbortSignal; timeout: number }): Promise<ElicitResult>;
+  /** Sends notifications/elicitation/complete for a URL question put to this host. */
+  complete(elicitationId: string): Promise<void>;
 }
+
+/** A URL question's id as the host sees it: the connector's own id under the connector's name, so two connectors' ids never meet. */
+const hostElicitationId = (connectorId: string, id: unknown) => `${connectorId}/${clip(String(id ?? ""), ELICIT_URL_CHARS_MAX)}`;
 
 const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v) ?? "");
 
@@ -55,7 +65,9 @@ function answerOf(result: unknown, mode: QuestionMode): ElicitResult {
 
 /** The asker for one host connection: every downstream question judged by the core, then put or declined. */
 export function askerFor(core: Core, host: HostToAsk): DownstreamAsker {
-  return async (connectorId, params, signal) => {
+  /** URL questions this host was asked and not yet told are complete, by host id. */
+  const openUrls = new Set<string>();
+  const ask = async (connectorId: string, params: Record<string, unknown>, signal: AbortSignal): Promise<ElicitResult> => {
     const { mode, fit } = factsOf(params);
     const d = core.downstreamAsk(host.revision, host.elicitation, mode, fit);
     if (d !== DownstreamAsk.forward) {
@@ -64,12 +76,20 @@ export function askerFor(core: Core, host: HostToAsk): DownstreamAsker {
     }
     const message = worded(connectorId, params.message);
     const question: ElicitRequestFormParams | ElicitRequestURLParams = mode === QuestionMode.url
-      ? { mode: "url", message, url: params.url as string, elicitationId: String(params.elicitationId ?? "") }
+      ? { mode: "url", message, url: params.url as string, elicitationId: hostElicitationId(connectorId, params.elicitationId) }
       : { mode: "form", message, requestedSchema: params.requestedSchema as ElicitRequestFormParams["requestedSchema"] };
     try {
-      return answerOf(await host.ask(question, { signal, timeout: ELICIT_WAIT_MS }), mode);
+      const answer = answerOf(await host.ask(question, { signal, timeout: ELICIT_WAIT_MS }), mode);
+      if (question.mode === "url" && answer.action === "accept") openUrls.add(question.elicitationId);
+      return answer;
     } catch {
       return { action: "cancel" }; // withdrawn, timed out, or the host failed to answer: the person gave no answer
     }
   };
+  // Only a URL question this host accepted, from the same connector, is passed on as complete, once.
+  const complete = (connectorId: string, elicitationId: unknown) => {
+    const id = hostElicitationId(connectorId, elicitationId);
+    if (openUrls.delete(id)) void host.complete(id).catch(() => {});
+  };
+  return { ask, complete };
 }

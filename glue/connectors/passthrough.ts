@@ -40,7 +40,10 @@ export class DownstreamPassthrough {
     client.setRequestHandler("elicitation/create", (request, ctx) => {
       const asker = this.asker;
       if (!asker) return declined(noHostToAskText);
-      return asker(connectorId, request.params as Record<string, unknown>, ctx.mcpReq.signal);
+      return asker.ask(connectorId, request.params as Record<string, unknown>, ctx.mcpReq.signal);
+    });
+    client.setNotificationHandler("notifications/elicitation/complete", (n) => {
+      if (live()) this.asker?.complete(connectorId, n.params.elicitationId);
     });
   }
 }

@@ -149,7 +149,7 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
   let letGoOfQuestions = () => {};
   const askHere = () => {
     letGoOfQuestions();
-    letGoOfQuestions = deps.questions.hostConnected({ revision, elicitation: elicitationOf(requestCapabilities(revision, server.getClientCapabilities(), undefined)), ask: (params, options) => server.elicitInput(params, options) });
+    letGoOfQuestions = deps.questions.hostConnected({ revision, elicitation: elicitationOf(requestCapabilities(revision, server.getClientCapabilities(), undefined)), ask: (params, options) => server.elicitInput(params, options), complete: (elicitationId) => server.createElicitationCompletionNotifier(elicitationId)() });
   };
   if (modern) askHere();
   server.oninitialized = () => { deps.host.forRequest(revision, server.getClientCapabilities(), undefined); askHere(); };
