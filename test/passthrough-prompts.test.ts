@@ -69,3 +69,18 @@ describe("a connector that offers prompts coming up after the host connected", (
     }
   }, 60_000);
 });
+
+describe("prompts/get of a connector that is not ready", () => {
+  it("is a JSON-RPC error carrying the typed unavailable error, and the server serves on", async () => {
+    const a = await startAtrium({ config: { mcpServers: { q: nodeServer(fixture("questions-server"), { disabled: true }), everything: { command: npmBin("mcp-server-everything"), args: ["stdio"] } } } });
+    try {
+      const e: any = await get(a, "q.greet", { name: "Ada" }).catch((x) => x);
+      expect(e.code).toBe(-32603);
+      expect(e.data.atrium).toMatchObject({ code: "unavailable", retryable: false });
+      expect(e.message).toContain("disabled");
+      expect((await list(a)).map((p) => p.name)).toContain("everything.simple-prompt");
+    } finally {
+      await a.close();
+    }
+  }, 60_000);
+});

@@ -120,12 +120,13 @@ export async function readAppResource(ctx: Pick<InvokeContext, "catalog">, conne
 /**
  * One prompts/list page or prompts/get of connector `connectorId`, as it answers (`wait`: for a
  * prompts/get, waiting, bounded, for that connector alone to settle); undefined when atrium has
- * no such connector or its server offers no prompts.
+ * no such connector or its ready server offers no prompts; a connector that is not ready throws
+ * its typed `unavailable`.
  */
 export async function askPrompts(ctx: Pick<InvokeContext, "catalog">, connectorId: string, method: "prompts/list" | "prompts/get", params: Record<string, unknown>, opts: { wait: boolean; signal?: AbortSignal }): Promise<Record<string, unknown> | undefined> {
   const connector = ctx.catalog.connectorOf(`${connectorId}.`);
   if (!connector) return undefined;
   if (opts.wait) await connector.whenSettled(opts.signal);
-  if (!connector.offersPrompts) return undefined;
+  if (connector.state === "ready" && !connector.offersPrompts) return undefined;
   return connector.prompts(method, params, { signal: opts.signal });
 }
