@@ -1,5 +1,5 @@
 // Approvals inside programs (spec/approvals.md, P1–P10). Fails closed.
-import { ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, Budget, BudgetCheck, ElicitationSupport, GrantMatch, GrantState, LimitCheck, Revision } from "./generated/spec";
+import { ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, Budget, BudgetCheck, DownstreamAsk, ElicitationSupport, GrantMatch, GrantState, LimitCheck, QuestionFit, QuestionMode, Revision } from "./generated/spec";
 import { budgetCheck, limitAccepts } from "./budgets";
 
 /** Packs a question's answer: answer | channel << 4 | offer << 8. */
@@ -52,4 +52,17 @@ export function approvalReply(reply: i32, offer: i32, grantLimit: f64): i32 {
   if (reply == ApprovalReply.decline) return packReply(ApprovalOutcome.declined, ApprovalOutcomeReason.declined, 0); // P8
   if (reply == ApprovalReply.cancel) return packReply(ApprovalOutcome.declined, ApprovalOutcomeReason.cancelled, 0); // P8
   return packReply(ApprovalOutcome.declined, ApprovalOutcomeReason.malformed, 0); // P9
+}
+
+/** P12: whether a downstream's question goes on to the host, or is declined on the person's behalf (and why). */
+export function downstreamAsk(revision: i32, elicitation: i32, mode: i32, fit: i32): i32 {
+  if (revision < Revision.r2025_11_25 || revision > Revision.r2026_07_28 || elicitation < ElicitationSupport.none || elicitation > ElicitationSupport.form_and_url || mode < QuestionMode.form || mode > QuestionMode.other || fit < QuestionFit.fits || fit > QuestionFit.too_large) {
+    return DownstreamAsk.invalid_facts;
+  }
+  if (fit == QuestionFit.too_large) return DownstreamAsk.decline_too_large;
+  if (mode == QuestionMode.other) return DownstreamAsk.decline_unknown_mode;
+  if (revision == Revision.r2026_07_28) return DownstreamAsk.decline_no_channel;
+  const both = elicitation == ElicitationSupport.form_and_url;
+  if (mode == QuestionMode.form) return both || elicitation == ElicitationSupport.form ? DownstreamAsk.forward : DownstreamAsk.decline_not_declared;
+  return both || elicitation == ElicitationSupport.url_only ? DownstreamAsk.forward : DownstreamAsk.decline_not_declared;
 }

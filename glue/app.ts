@@ -29,6 +29,8 @@ import { authorizeConnector } from "./mcp/tools/authorize-connector.js";
 import { Authorizer, type ConnectorPort } from "./auth/authorizer.js";
 import { tokenStore } from "./auth/store.js";
 import { AppResources } from "./apps/resources.js";
+import { DownstreamPrompts } from "./calls/prompts.js";
+import { askerFor, type HostToAsk } from "./calls/downstream-questions.js";
 import { Budget, type Revision } from "./decisions/generated/spec.js";
 import type { SandboxPool } from "./sandbox/pool.js";
 import { startSandboxPool } from "./sandbox/start-pool.js";
@@ -69,15 +71,29 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
     unavailable: () => c.unavailable(),
   }));
   const authorizer = new Authorizer(ports, tokenStore());
-  const tools = [executeCode(config), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
+  const tools = [executeCode(() => running.current), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
   const appResources = new AppResources({ core: c, catalog });
+  // Downstream prompts, fetched through invoke.ts; each connector's prompts/list_changed reaches every host connection.
+  const downstreamPrompts = new DownstreamPrompts(catalog);
+  // A connector that offers prompts coming up (its first start, a restart, a reload) or going is a change of the prompt list too.
+  let offeringPrompts = "";
+  registry.onChange(() => {
+    const now = registry.connectors.filter((k) => k.offersPrompts).map((k) => k.id).join("\n");
+    if (now !== offeringPrompts) { offeringPrompts = now; registry.passthrough.promptsChanged(); }
+  });
+  const prompts = { list: (signal: AbortSignal) => downstreamPrompts.list(signal), get: (name: string, args: Record<string, string> | undefined, signal: AbortSignal) => downstreamPrompts.get(name, args, signal), onChanged: (listener: () => void) => registry.passthrough.onPromptsChanged(listener) };
   // Sentence embeddings for search: nothing loads until serve calls semantic.start().
   const semantic = new SemanticIndex(config.search, { entries: () => catalog.entries().map(toolText) });
   registry.onChange(() => semantic.catalogChanged());
-  const deps = { version, tools, host, context: { core: c, catalog, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources };
+  // A reload that applied may change execute_code's description: every host connection is told.
+  const toolsChanged = new Set<() => void>();
+  const onToolsChanged = (listener: () => void) => { toolsChanged.add(listener); return () => { toolsChanged.delete(listener); }; };
+  // A downstream's question goes to the host connection that can be asked, judged by the core (P12).
+  const questions = { hostConnected: (h: HostToAsk) => registry.passthrough.askWith(askerFor(c, h)) };
+  const deps = { version, tools, host, onToolsChanged, context: { core: c, catalog, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions };
   /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
   const serverFor = (revision: Revision) => createServer(deps, revision);
-  const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); live.onReload?.(o); } }, c, running, registry);
+  const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); if (o.ok) for (const l of toolsChanged) l(); live.onReload?.(o); } }, c, running, registry);
   return { config, running, registry, catalog, stash, host, serverFor, tools, pool, reload, pins, semantic };
 }
 

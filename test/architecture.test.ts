@@ -117,6 +117,12 @@ describe("architecture walls", () => {
     expect(readers).toEqual(["calls/invoke.ts"]);
   });
 
+  it("only invoke.ts asks a connector for its prompts (calls/prompts.ts shapes what it answers)", () => {
+    const askers = [...graph.keys()].filter((f) => !isConnectorLayer(f) && /\.prompts\(\s*(?:method\b|["'`]prompts\/)/.test(readFileSync(join(GLUE, f), "utf8")));
+    expect(askers).toEqual(["calls/invoke.ts"]);
+    expect(graph.get("calls/prompts.ts")!.filter(isConnectorLayer)).toEqual([]);
+  });
+
   it("the core's door imports nothing of the glue but the generated tables and the package root", () => {
     expect([...graph.get("decisions/core.ts")!].sort()).toEqual(["decisions/generated/spec.ts", "support/package-root.ts"]);
   });

@@ -24,10 +24,10 @@ type Id = string | number;
 type Expected = { id: Id | null; code: number | "result" } | null;
 interface Case { bytes: Buffer; expect: Expected; kind: string }
 
-const SERVED = ["ping", "initialize", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"];
-const PAGED = ["tools/list", "resources/list", "resources/templates/list"];
+const SERVED = ["ping", "initialize", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get"];
+const PAGED = ["tools/list", "resources/list", "resources/templates/list", "prompts/list"];
 const TOOLS = ["execute_code", "search_tools", "call_tool", "call_destructive_tool", "get_result", "skills"];
-const NOT_SERVED = ["prompts/list", "prompts/get", "completion/complete", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "tasks/get", "tasks/list", "tasks/cancel", "tasks/result", "notifications/initialized", "sampling/createMessage", "roots/list", "elicitation/create", "Ping", "tools/list/", ""];
+const NOT_SERVED = ["completion/complete", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "tasks/get", "tasks/list", "tasks/cancel", "tasks/result", "notifications/initialized", "sampling/createMessage", "roots/list", "elicitation/create", "Ping", "tools/list/", ""];
 const PARSE = -32700, INVALID = -32600, METHOD = -32601, PARAMS = -32602;
 
 const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isSafeInteger(v) ? "int" : "float") : typeof v);
@@ -71,7 +71,10 @@ function generate(seed: number, count: number): Case[] {
       case "tools/list":
       case "resources/list":
       case "resources/templates/list":
+      case "prompts/list":
         return { ...(rand() < 0.7 && { params: pick([{}, { cursor: safeText(int(20)) }, { task: { ttl: 5 } }]) }), code: "result" };
+      case "prompts/get": // the demo connector offers no prompts: every name is unknown
+        return { params: { name: pick(["desk.nope", "nope", "", safeText(int(40))]), ...(rand() < 0.5 && { arguments: { a: safeText(int(10)) } }) }, code: PARAMS };
       case "resources/read":
         return rand() < 0.5 ? { params: { uri: SHELL_URI }, code: "result" } : { params: { uri: `ui://nope/${safeText(int(30))}` }, code: -32002 };
       default: { // tools/call
@@ -108,6 +111,7 @@ function generate(seed: number, count: number): Case[] {
       ];
       if (PAGED.includes(method)) mutations.push(() => ({ cursor: anyBut("string") }));
       if (method === "resources/read") mutations.push(() => ({ uri: anyBut("string") }), () => ({}));
+      if (method === "prompts/get") mutations.push(() => ({ name: anyBut("string") }), () => ({}));
       if (method === "tools/call") mutations.push(() => ({ name: anyBut("string"), arguments: {} }), () => ({ arguments: {} }), () => ({ name: "skills", arguments: anyBut("object") }));
       if (method === "initialize") {
         mutations.push(

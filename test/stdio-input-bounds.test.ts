@@ -86,7 +86,7 @@ describe("malformed JSON-RPC on stdin", () => {
     ["initialize without its fields is invalid params", line({ jsonrpc: "2.0", id: 8, method: "initialize", params: {} }), 8, -32602],
     ["tools/call with a numeric name is invalid params", line({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: 5 } }), 9, -32602],
     ["an unknown method is method not found, whatever its params", line({ jsonrpc: "2.0", id: 10, method: "no/such", params: [] }), 10, -32601],
-    ["a method the server does not serve is method not found", line({ jsonrpc: "2.0", id: 11, method: "prompts/list" }), 11, -32601],
+    ["a method the server does not serve is method not found", line({ jsonrpc: "2.0", id: 11, method: "completion/complete" }), 11, -32601],
     ["a wrong jsonrpc version is an invalid request", line({ jsonrpc: "1.0", id: 12, method: "ping" }), 12, -32600],
     ["a missing jsonrpc member is an invalid request", line({ id: 13, method: "ping" }), 13, -32600],
     ["a numeric method is an invalid request", line({ jsonrpc: "2.0", id: 14, method: 7 }), 14, -32600],

@@ -123,6 +123,26 @@ export enum ApprovalOutcomeReason {
   invalid_facts = 7,
 }
 
+export enum QuestionMode {
+  form = 0,
+  url = 1,
+  other = 2,
+}
+
+export enum QuestionFit {
+  fits = 0,
+  too_large = 1,
+}
+
+export enum DownstreamAsk {
+  forward = 0,
+  decline_not_declared = 1,
+  decline_no_channel = 2,
+  decline_too_large = 3,
+  decline_unknown_mode = 4,
+  invalid_facts = 5,
+}
+
 export enum Budget {
   host_calls = 1,
   batch_calls = 2,

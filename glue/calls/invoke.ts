@@ -5,7 +5,8 @@
 // argument and payload checks → the connector's deadline → a typed result or error. A program's
 // call to a tool that may write is gated by its run's approvals (`approve`: the person is asked,
 // or the call is refused) before it goes on down this same path. And the one
-// path a downstream app's UI document is read by (readAppResource).
+// path a downstream app's UI document is read by (readAppResource), and a connector's prompts
+// (askPrompts: calls/prompts.ts shapes them).
 import type { Core } from "../decisions/core.js";
 import type { Catalog } from "../catalog/catalog.js";
 import type { CatalogEntry } from "../catalog/entry.js";
@@ -18,6 +19,7 @@ import { codeName } from "../decisions/code-names.js";
 import { CallTrace } from "../activity/call-trace.js";
 import type { ActivitySink, CallPath } from "../activity/events.js";
 import { NO_PIN_FACTS } from "../pins/facts.js";
+import type { RawProgress } from "./downstream-progress.js";
 
 export interface InvokeRequest {
   address: unknown;
@@ -35,6 +37,8 @@ export interface InvokeRequest {
   timeLeftMs?: () => number;
   /** How the call came in, for the activity log (default: direct, or app when fromApp is set). */
   path?: CallPath;
+  /** A direct call whose host asked for progress: the downstream's progress notifications, unchecked (calls/downstream-progress.ts checks them). */
+  onProgress?: (progress: RawProgress) => void;
 }
 export interface Invoked { entry: CatalogEntry; result: ToolResult; durationMs: number }
 export interface InvokeContext { catalog: Catalog; core: Core; callPayloadBytes: number; activity?: ActivitySink }
@@ -70,7 +74,7 @@ async function invokeTraced(ctx: InvokeContext, req: InvokeRequest, trace: CallT
     req.signal?.throwIfAborted();
   }
   const started = trace.start();
-  const result = await connector.call(entry.name, args as Record<string, unknown>, { timeLeftMs: req.timeLeftMs?.(), signal: req.signal });
+  const result = await connector.call(entry.name, args as Record<string, unknown>, { timeLeftMs: req.timeLeftMs?.(), signal: req.signal, ...(req.onProgress && { onprogress: req.onProgress }) });
   return { entry, result, durationMs: performance.now() - started };
 }
 
@@ -111,4 +115,18 @@ export async function readAppResource(ctx: Pick<InvokeContext, "catalog">, conne
   if (!connector) return undefined;
   await connector.whenSettled(signal);
   return connector.readResource(uri, { signal });
+}
+
+/**
+ * One prompts/list page or prompts/get of connector `connectorId`, as it answers (`wait`: for a
+ * prompts/get, waiting, bounded, for that connector alone to settle); undefined when atrium has
+ * no such connector or its ready server offers no prompts; a connector that is not ready throws
+ * its typed `unavailable`.
+ */
+export async function askPrompts(ctx: Pick<InvokeContext, "catalog">, connectorId: string, method: "prompts/list" | "prompts/get", params: Record<string, unknown>, opts: { wait: boolean; signal?: AbortSignal }): Promise<Record<string, unknown> | undefined> {
+  const connector = ctx.catalog.connectorOf(`${connectorId}.`);
+  if (!connector) return undefined;
+  if (opts.wait) await connector.whenSettled(opts.signal);
+  if (connector.state === "ready" && !connector.offersPrompts) return undefined;
+  return connector.prompts(method, params, { signal: opts.signal });
 }

@@ -7,8 +7,9 @@
 // protocol revision (revision.ts); on 2026-07-28 list changes arrive over subscriptions/listen,
 // and a listing whose ttlMs runs out is read again, fail-closed like a list change. A remote
 // connector whose server asks for a login it has no token for settles in "needs_auth" (no retry
-// storm) until a person logs in (glue/auth/); then `authorized()` starts it again.
-import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
+// storm) until a person logs in (glue/auth/); then `authorized()` starts it again. What the server sends
+// on toward the host (prompts changes, questions) goes through connectors/passthrough.ts.
+import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, type ProgressCallback, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { AtriumError, clampEcho } from "../support/errors.js";
 import { StderrRing } from "./stderr-ring.js";
@@ -19,6 +20,7 @@ import { abortable } from "./abortable.js";
 import { reachRevision, type Verdict } from "./revision.js";
 import { Freshness } from "./freshness.js";
 import type { RemoteLoss } from "./remote-loss.js";
+import { DownstreamPassthrough } from "./passthrough.js";
 import { CONNECTOR_BACKOFF_FACTOR, CONNECTOR_LIST_PAGES_MAX, STDERR_TAIL_LINES } from "../decisions/generated/spec.js";
 import { MS_PER_SECOND } from "../support/format.js";
 import { DROPPED_ANSWER_CODE, HTTP_STATUS } from "../support/wire.js";
@@ -86,6 +88,7 @@ export class Connector {
     private readonly version: string,
     private readonly onChange: () => void,
     refusal?: string,
+    private readonly passthrough = new DownstreamPassthrough(),
   ) {
     this.stderr = new StderrRing(limits.stderrBytes);
     this.fresh = new Freshness({
@@ -140,15 +143,16 @@ export class Connector {
   }
 
   /** One tools/call. Its deadline is this connector's timeoutMs, or the time its caller has left
-   * (`timeLeftMs`, a program's run) when that is shorter. */
-  async call(name: string, args: Record<string, unknown>, opts: { timeLeftMs?: number; signal?: AbortSignal }): Promise<ToolResult> {
+   * (`timeLeftMs`, a program's run) when that is shorter. With `onprogress` the call carries a
+   * progress token and each of the downstream's progress notifications goes there, unchecked. */
+  async call(name: string, args: Record<string, unknown>, opts: { timeLeftMs?: number; signal?: AbortSignal; onprogress?: ProgressCallback }): Promise<ToolResult> {
     const client = this.client;
     if (this.state !== "ready" || !client) throw this.unavailable();
     const timeoutMs = Math.min(this.config.timeoutMs, Math.ceil(opts.timeLeftMs ?? Infinity));
     if (timeoutMs <= 0) throw new AtriumError("timeout", `no time is left for ${this.id}.${name}: the program's run is out of time (program_wall_ms)`, { details: { address: `${this.id}.${name}`, budget: "program_wall_ms" } });
     let raw: Record<string, unknown>;
     try {
-      raw = await client.request({ method: "tools/call", params: { name, arguments: args } }, LooseResult, { timeout: timeoutMs, signal: opts.signal });
+      raw = await client.request({ method: "tools/call", params: { name, arguments: args } }, LooseResult, { timeout: timeoutMs, signal: opts.signal, onprogress: opts.onprogress });
     } catch (e) {
       throw this.callError(name, e, { timeoutMs, signal: opts.signal });
     }
@@ -165,6 +169,22 @@ export class Connector {
       return await client.request({ method: "resources/read", params: { uri } }, LooseResult, { timeout: this.config.timeoutMs, signal: opts.signal });
     } catch (e) {
       throw this.callError(uri, e, { timeoutMs: this.config.timeoutMs, signal: opts.signal });
+    }
+  }
+
+  /** Whether the server of the current connection offers prompts (its capabilities say so). */
+  get offersPrompts(): boolean {
+    return this.state === "ready" && this.client?.getServerCapabilities()?.prompts !== undefined;
+  }
+
+  /** One prompts/list page or prompts/get, with this connector's deadline; the answer as read, failures typed like a call's. */
+  async prompts(method: "prompts/list" | "prompts/get", params: Record<string, unknown>, opts: { signal?: AbortSignal }): Promise<Record<string, unknown>> {
+    const client = this.client;
+    if (this.state !== "ready" || !client) throw this.unavailable();
+    try {
+      return await client.request({ method, params } as never, LooseResult, { timeout: this.config.timeoutMs, signal: opts.signal });
+    } catch (e) {
+      throw this.callError(method, e, { timeoutMs: this.config.timeoutMs, signal: opts.signal });
     }
   }
 
@@ -264,8 +284,9 @@ export class Connector {
   private async open(negotiation: VersionNegotiationOptions | undefined): Promise<{ client: Client; handle: ConnectorTransport }> {
     await this.dropClient();
     const handle: ConnectorTransport = createTransport(this.config, this.stderr, this.limits.depth, (loss) => this.remoteLost(handle, loss));
-    const client = new Client({ name: "atrium", version: this.version }, { capabilities: {}, versionNegotiation: negotiation });
+    const client = new Client({ name: "atrium", version: this.version }, { capabilities: this.passthrough.capabilities, versionNegotiation: negotiation });
     client.setNotificationHandler("notifications/tools/list_changed", () => this.listChanged(client, "announced that its tools changed"));
+    this.passthrough.install(client, this.id, () => client === this.client);
     client.onclose = () => this.onClosed(client);
     this.handle = handle;
     this.client = client;

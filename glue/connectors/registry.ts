@@ -8,6 +8,7 @@ import { core } from "../decisions/core.js";
 import { Budget } from "../decisions/generated/spec.js";
 import { Connector } from "./connector.js";
 import { nesting } from "./nesting.js";
+import { DownstreamPassthrough } from "./passthrough.js";
 
 export class ConnectorRegistry {
   /** In config order; a reload (apply) changes it in place. */
@@ -21,7 +22,8 @@ export class ConnectorRegistry {
   /** Ids a reload removed (and none has added back since), so a call to one can say why it is gone. */
   private readonly removed = new Set<string>();
 
-  constructor(config: Pick<AtriumConfig, "connectors" | "lifecycle">, private readonly version: string, env: NodeJS.ProcessEnv = process.env) {
+  /** `passthrough`: where the connectors' prompts changes and questions go on toward the host. */
+  constructor(config: Pick<AtriumConfig, "connectors" | "lifecycle">, private readonly version: string, env: NodeJS.ProcessEnv = process.env, readonly passthrough = new DownstreamPassthrough()) {
     const nest = nesting(core(), env);
     this.depth = nest.depth;
     this.refusal = nest.allowed ? undefined : `was not started: this atrium is nested ${nest.depth} deep behind other atriums, past the nesting_depth limit of ${nest.limit}`;
@@ -37,7 +39,7 @@ export class ConnectorRegistry {
       stderrBytes: c.limitDefault(Budget.stderr_ring_bytes),
       depth: this.depth,
     };
-    return new Connector(cc, limits, this.version, () => this.changed(), this.refusal);
+    return new Connector(cc, limits, this.version, () => this.changed(), this.refusal, this.passthrough);
   }
 
   /**

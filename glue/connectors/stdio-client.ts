@@ -3,7 +3,8 @@
 // dropped while it is read instead of buffered, and the call it answered fails at once with
 // result_too_large while the connector keeps serving. The SDK's own stdio client buffers up
 // to 10 MB per message and then closes the connection (killing the server); this one is the
-// same protocol with a bound and the child's exit status kept for start-failure messages.
+// same protocol with a bound and the child's exit status kept for start-failure messages. Answers
+// reach the client in order with the notifications read before them (a call's last progress).
 import type { ChildProcess } from "node:child_process";
 import spawn from "cross-spawn";
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
@@ -105,7 +106,10 @@ export class BoundedStdioClient implements Transport {
       this.probeId = undefined;
       this.probeAnswer = probeAnswerWords(message);
     }
-    this.onmessage?.(message);
+    // The SDK client runs a notification's handler a microtask later but settles an answer at
+    // once: an answer goes a microtask later too, so a progress read just before it is not lost.
+    if (!("method" in message)) queueMicrotask(() => this.onmessage?.(message));
+    else this.onmessage?.(message);
   }
 
   /** An answer too large or too deep to read: its request fails now, the connection stays. */

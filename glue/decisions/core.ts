@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason } from "./generated/spec.js";
+import type { OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, DownstreamAsk } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -43,6 +43,7 @@ interface CoreExports {
   oauthOffer(transport: number, credentials: number): number;
   oauthUnauthorized(credentials: number, prm: number): number;
   oauthChannel(revision: number, elicitation: number): number;
+  downstreamAsk(revision: number, elicitation: number, mode: number, fit: number): number;
   oauthResource(prm: number, origin: number, path: number): number;
   oauthIssuer(match: number): number;
   oauthTokenIssuer(match: number): number;
@@ -110,6 +111,8 @@ export interface Core {
   approvalAsk(facts: ApprovalFacts): ApprovalAskDecision;
   /** P8–P10: what follows the person's answer (reply, the offer the question made, approval_grant_calls); `grant` is the calls a recorded grant covers. */
   approvalReply(reply: number, offer: number, grantLimit: number): ApprovalReplyDecision;
+  /** P12: whether a downstream's question goes on to the host (the connection's revision and elicitation fact, the question's mode, whether it fits its bounds). */
+  downstreamAsk(revision: number, elicitation: number, mode: number, fit: number): DownstreamAsk;
   /** O1–O3: whether a login may send its authorization code to this redirect URI. */
   oauthRedirect(facts: RedirectFacts): OAuthRedirect;
   /** O4: whether atrium logs in to a connector (its transport, whether its headers hold credentials). */
@@ -258,6 +261,7 @@ export function createCore(bytes: Uint8Array): Core {
     oauthOffer: (transport, credentials) => call("oauthOffer", () => x.oauthOffer(i32(transport), i32(credentials)) as OAuthOffer),
     oauthUnauthorized: (credentials, prm) => call("oauthUnauthorized", () => x.oauthUnauthorized(i32(credentials), i32(prm)) as OAuthUnauthorized),
     oauthChannel: (revision, elicitation) => call("oauthChannel", () => x.oauthChannel(i32(revision), i32(elicitation)) as OAuthChannel),
+    downstreamAsk: (revision, elicitation, mode, fit) => call("downstreamAsk", () => x.downstreamAsk(i32(revision), i32(elicitation), i32(mode), i32(fit)) as DownstreamAsk),
     oauthResource: (f) => call("oauthResource", () => x.oauthResource(i32(f.prm), i32(f.origin), i32(f.path)) as OAuthResource),
     oauthIssuer: (match) => call("oauthIssuer", () => x.oauthIssuer(i32(match)) as OAuthIssuer),
     oauthTokenIssuer: (match) => call("oauthTokenIssuer", () => x.oauthTokenIssuer(i32(match)) as OAuthTokenIssuer),

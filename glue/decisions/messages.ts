@@ -1,6 +1,6 @@
 // The one table that turns the core's codes into words for people and models.
 // Keyed by code name, so a code added to spec/ without a message fails typecheck.
-import type { OAuthAuthorizationUrlName, OAuthIssuerName, OAuthTokenIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName, PinReasonName } from "./generated/spec.js";
+import type { OAuthAuthorizationUrlName, OAuthIssuerName, OAuthTokenIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName, PinReasonName, DownstreamAskName } from "./generated/spec.js";
 import { codeName } from "./code-names.js";
 import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck } from "./generated/spec.js";
 
@@ -257,3 +257,15 @@ export const describeDeliveryReason = byCode(DeliveryReason, deliveryReasonText)
 export const describeViewCheck = byCode(ViewCheck, viewCheckText);
 export const describeBudgetCheck = byCode(BudgetCheck, budgetCheckText);
 export const describeLimitCheck = byCode(LimitCheck, limitCheckText);
+
+/** P12: why atrium declined a downstream's question on the person's behalf (sent to the asking server in the decline's `_meta`). */
+export const downstreamDeclineText: Record<Exclude<DownstreamAskName, "forward">, string> = {
+  decline_not_declared: "atrium's host did not declare this elicitation mode, so the person cannot be asked this way",
+  decline_no_channel: "atrium's host speaks 2026-07-28, which has no request that carries a server's question to the person outside a tool's own answer",
+  decline_too_large: "the question is larger than atrium passes on (ELICIT_SCHEMA_BYTES_MAX or ELICIT_URL_CHARS_MAX); it was not shown",
+  decline_unknown_mode: "atrium does not know this elicitation mode",
+  invalid_facts: "the facts of the question were out of range",
+};
+
+/** A downstream's question while no host connection can be asked (none is connected yet). */
+export const noHostToAskText = "no host is connected to atrium that can be asked";

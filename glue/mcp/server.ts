@@ -2,7 +2,7 @@
 // handlers, and turns every thrown error into a typed error result. Decides nothing.
 import {
   Server, ProtocolError, ProtocolErrorCode as ErrorCode, isJSONRPCErrorResponse, PROTOCOL_VERSION_META_KEY, UnsupportedProtocolVersionError,
-  type CallToolResult, type InputRequiredResult, type JSONRPCMessage, type JSONRPCRequest, type ReadResourceResult, type RequestId, type Result, type ServerContext, type Tool, type Transport,
+  type CallToolResult, type GetPromptResult, type InputRequiredResult, type ListPromptsResult, type JSONRPCMessage, type JSONRPCRequest, type ReadResourceResult, type RequestId, type Result, type ServerContext, type Tool, type Transport,
 } from "@modelcontextprotocol/server";
 import { ClientRequestSchema } from "@modelcontextprotocol/core";
 import { z } from "zod";
@@ -12,24 +12,35 @@ import { runTool } from "./tools/run-tool.js";
 import { unknownMetaTool } from "../calls/discovery.js";
 import type { HostState } from "../decisions/host-detection.js";
 import type { HostDecision } from "../decisions/core.js";
-import { AppOnlyUse, LIST_CACHE_TTL_MS, Revision, STATELESS_REVISION, UI_EXTENSION_ID } from "../decisions/generated/spec.js";
+import { AppOnlyUse, LIST_CACHE_TTL_MS, Revision, TOOLS_LIST_TTL_MS, STATELESS_REVISION, UI_EXTENSION_ID } from "../decisions/generated/spec.js";
 import { SHELL_MIME, SHELL_URI, shellHtml } from "../views/shell-page.js";
 import { INSTRUCTIONS } from "./instructions.js";
 import { questionChannel } from "./approval-question.js";
 import { elicitationOf } from "../decisions/facts/approval.js";
 import { requestCapabilities } from "../decisions/facts/host.js";
+import type { HostToAsk } from "../calls/downstream-questions.js";
 
 export interface ServerDeps {
   version: string;
   tools: MetaTool[];
   host: HostState;
-  context: Omit<ToolContext, "signal" | "progress" | "host" | "approvals" | "retry" | "elicit" | "requestMeta">;
+  context: Omit<ToolContext, "signal" | "progress" | "relayProgress" | "host" | "approvals" | "retry" | "elicit" | "requestMeta">;
   /** Downstream UIs (glue/apps/resources.ts): the resource for this host, or undefined when there is none for it. */
   appResources: { read(uri: string, host: HostDecision, signal: AbortSignal): Promise<ReadResourceResult | undefined> };
+  /** Fires when atrium's own tool listing may have changed (a live reload: execute_code names the connectors in force). */
+  onToolsChanged(listener: () => void): () => void;
+  /** Downstream questions (calls/downstream-questions.ts): this connection becomes where they are asked; the returned function lets go of it. */
+  questions: { hostConnected(host: HostToAsk): () => void };
+  /** Downstream prompts (glue/calls/prompts.ts), and their connectors' prompts/list_changed. */
+  prompts: {
+    list(signal: AbortSignal): Promise<ListPromptsResult>;
+    get(name: string, args: Record<string, string> | undefined, signal: AbortSignal): Promise<GetPromptResult>;
+    onChanged(listener: () => void): () => void;
+  };
 }
 
 /** The lists atrium answers the same way to every client for the life of the process. */
-const CACHED_LISTS = ["tools/list", "resources/list", "resources/templates/list"] as const;
+const CACHED_LISTS = ["resources/list", "resources/templates/list"] as const;
 
 /** Request methods some atrium server instance serves, with those the SDK's stdio entry answers
  * itself before any instance exists (the 2026-07-28 discovery probe and subscription stream). */
@@ -112,14 +123,17 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
   const server: AtriumServer = new AtriumServer(
     { name: "atrium", version: deps.version },
     {
-      capabilities: { tools: { listChanged: false }, resources: {}, extensions: { [UI_EXTENSION_ID]: {} } },
+      capabilities: { tools: { listChanged: true }, resources: {}, prompts: { listChanged: true }, extensions: { [UI_EXTENSION_ID]: {} } },
       instructions: INSTRUCTIONS,
-      // 2026-07-28 lists may be cached: atrium's own listing is the same for every client and fixed for the process.
-      cacheHints: Object.fromEntries(CACHED_LISTS.map((m) => [m, { ttlMs: LIST_CACHE_TTL_MS, cacheScope: "public" as const }])),
+      // 2026-07-28 lists may be cached: each is the same for every client. The resources lists are
+      // fixed for the process; the tool list changes with a live reload (H14: announced on
+      // subscriptions/listen, and cached no longer than TOOLS_LIST_TTL_MS by a client that does not listen).
+      cacheHints: { ...Object.fromEntries(CACHED_LISTS.map((m) => [m, { ttlMs: LIST_CACHE_TTL_MS, cacheScope: "public" as const }])), "tools/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "public" as const } },
     },
   );
   server.stateless = modern;
-  const listing: Tool[] = deps.tools.map((t) => ({
+  // Read at each tools/list: execute_code's description follows the config in force.
+  const listing = (): Tool[] => deps.tools.map((t) => ({
     name: t.name,
     title: t.title,
     description: t.description,
@@ -131,8 +145,16 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
   const hostFor = (ctx: ServerContext) => deps.host.forRequest(revision, server.getClientCapabilities(), ctx.mcpReq.envelope);
   const offered = (t: MetaTool, ctx: ServerContext, use: AppOnlyUse) => !t.appsHostOnly || deps.host.appOnly(revision, hostFor(ctx), use);
 
-  server.oninitialized = () => deps.host.forRequest(revision, server.getClientCapabilities(), undefined);
-  server.setRequestHandler("tools/list", async (_request, ctx) => ({ tools: listing.filter((t) => offered(byName.get(t.name)!, ctx, AppOnlyUse.list)) }));
+  // This connection is where downstream questions go (the core judges each for its revision and
+  // elicitation fact, P12): a 2025-11-25 one once its capabilities are known, at initialize.
+  let letGoOfQuestions = () => {};
+  const askHere = () => {
+    letGoOfQuestions();
+    letGoOfQuestions = deps.questions.hostConnected({ revision, elicitation: elicitationOf(requestCapabilities(revision, server.getClientCapabilities(), undefined)), ask: (params, options) => server.elicitInput(params, options), complete: (elicitationId) => server.createElicitationCompletionNotifier(elicitationId)() });
+  };
+  if (modern) askHere();
+  server.oninitialized = () => { deps.host.forRequest(revision, server.getClientCapabilities(), undefined); askHere(); };
+  server.setRequestHandler("tools/list", async (_request, ctx) => ({ tools: listing().filter((t) => offered(byName.get(t.name)!, ctx, AppOnlyUse.list)) }));
   server.setRequestHandler("resources/list", async () => ({ resources: [{ uri: SHELL_URI, name: "atrium view shell", mimeType: SHELL_MIME, description: "Renders views handed over by execute_code programs" }] }));
   // No templates, but the method is part of the resources capability (clients list it).
   server.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: [] }));
@@ -143,6 +165,14 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
     if (!modern) server.keepCode(ctx.mcpReq.id, ErrorCode.ResourceNotFound); // 2026-07-28 answers -32602, as the SDK encodes it
     throw mcpError(ErrorCode.ResourceNotFound, `Resource not found: ${clampEcho(request.params.uri)}`);
   });
+  server.setRequestHandler("prompts/list", async (_request, ctx) => deps.prompts.list(ctx.mcpReq.signal));
+  server.setRequestHandler("prompts/get", async (request, ctx) => deps.prompts.get(request.params.name, request.params.arguments, ctx.mcpReq.signal));
+  // A connector's prompts/list_changed goes on to this host (on 2026-07-28 the SDK's stdio entry routes it to the host's subscriptions/listen).
+  const stopPrompts = deps.prompts.onChanged(() => void server.sendPromptListChanged().catch(() => {}));
+  // A reload that may change the listing: 2025-11-25 hosts hear tools/list_changed, 2026-07-28 ones on subscriptions/listen.
+  const stopTools = deps.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
+  const closed = server.onclose;
+  server.onclose = () => { stopPrompts(); stopTools(); letGoOfQuestions(); closed?.(); };
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const tool = byName.get(request.params.name);
     if (!tool || !offered(tool, ctx, AppOnlyUse.call)) {
@@ -157,7 +187,7 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
     const elicit = { revision, elicitation: elicitationOf(requestCapabilities(revision, server.getClientCapabilities(), ctx.mcpReq.envelope)), send };
     return runTool(tool, request.params.arguments, { ...deps.context, host: hostFor(ctx), approvals: questionChannel(revision, server.getClientCapabilities(), ctx), retry: { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses }, elicit, requestMeta: request.params._meta }, {
       signal: ctx.mcpReq.signal,
-      notifyProgress: token === undefined ? undefined : (progress, message) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress, message } }),
+      notifyProgress: token === undefined ? undefined : (progress) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, ...progress } }),
     });
   });
   return server;

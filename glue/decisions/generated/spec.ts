@@ -162,6 +162,32 @@ export const ApprovalOutcomeReason = {
 export type ApprovalOutcomeReason = (typeof ApprovalOutcomeReason)[keyof typeof ApprovalOutcomeReason];
 export type ApprovalOutcomeReasonName = keyof typeof ApprovalOutcomeReason;
 
+export const QuestionMode = {
+  form: 0,
+  url: 1,
+  other: 2
+} as const;
+export type QuestionMode = (typeof QuestionMode)[keyof typeof QuestionMode];
+export type QuestionModeName = keyof typeof QuestionMode;
+
+export const QuestionFit = {
+  fits: 0,
+  too_large: 1
+} as const;
+export type QuestionFit = (typeof QuestionFit)[keyof typeof QuestionFit];
+export type QuestionFitName = keyof typeof QuestionFit;
+
+export const DownstreamAsk = {
+  forward: 0,
+  decline_not_declared: 1,
+  decline_no_channel: 2,
+  decline_too_large: 3,
+  decline_unknown_mode: 4,
+  invalid_facts: 5
+} as const;
+export type DownstreamAsk = (typeof DownstreamAsk)[keyof typeof DownstreamAsk];
+export type DownstreamAskName = keyof typeof DownstreamAsk;
+
 export const Budget = {
   host_calls: 1,
   batch_calls: 2,
@@ -808,7 +834,7 @@ export const CONNECTOR_BACKOFF_FACTOR = 2;
 export const CONNECTOR_CLOSE_GRACE_MS = 2000;
 /** 3000 ms: atrium serve, when told to stop, waits this long for its connectors to stop before it kills them and exits */
 export const SHUTDOWN_GRACE_MS = 3000;
-/** 3600000 ms: How long a 2026-07-28 client may cache atrium's own tools/list, resources/list and resources/templates/list (cacheScope public): they are the same for every client and fixed for the life of the process */
+/** 3600000 ms: How long a 2026-07-28 client may cache atrium's own resources/list and resources/templates/list (cacheScope public): they are the same for every client and fixed for the life of the process (tools/list: TOOLS_LIST_TTL_MS) */
 export const LIST_CACHE_TTL_MS = 3600000;
 /** 5 lines: Lines of a connector's stderr an unavailable error quotes */
 export const STDERR_TAIL_LINES = 5;
@@ -894,6 +920,30 @@ export const APPROVAL_TOOL_SHOWN_CHARS = 200;
 export const APPROVAL_STATE_CHARS_MAX = 200;
 /** 32 bytes: The per-process random HMAC key that integrity-protects a parked run's requestState */
 export const APPROVAL_STATE_KEY_BYTES = 32;
+/** 60000 ms: How long a 2026-07-28 client may cache atrium's tools/list (cacheScope public): the same for every client, but a live reload changes execute_code's list of connectors, announced at once on subscriptions/listen (H14); a client that does not listen sees the new list within this */
+export const TOOLS_LIST_TTL_MS = 60000;
+/** 200 characters: A downstream's progress message as call_tool passes it on to the host; a longer one is cut there */
+export const PROGRESS_MESSAGE_CHARS_MAX = 200;
+/** 1000 notifications: Downstream progress notifications one call_tool passes on; a downstream that floods progress is not relayed past this */
+export const PROGRESS_RELAYED_MAX = 1000;
+/** 100 pages: prompts/list pages followed for one connector; a downstream that pages forever is cut off */
+export const PROMPT_LIST_PAGES_MAX = 100;
+/** 1000 prompts: Prompts of one connector atrium lists; the rest of a longer list is dropped */
+export const PROMPTS_PER_CONNECTOR_MAX = 1000;
+/** 1000 characters: A downstream prompt's or prompt argument's description (and title) as atrium lists it; a longer one is cut there */
+export const PROMPT_DESCRIPTION_CHARS_MAX = 1000;
+/** 64 arguments: Arguments of one downstream prompt atrium lists; more marks the prompt malformed and it is left out */
+export const PROMPT_ARGUMENTS_MAX = 64;
+/** 2000 characters: A downstream's elicitation message as atrium passes it on (after the line naming the connector that asks); a longer one is cut there, with its full length stated */
+export const ELICIT_MESSAGE_CHARS_MAX = 2000;
+/** 16384 bytes: A downstream form elicitation's requestedSchema as JSON; a larger one is declined on the person's behalf, never shown */
+export const ELICIT_SCHEMA_BYTES_MAX = 16384;
+/** 2048 characters: A downstream URL elicitation's url; a longer one is declined on the person's behalf, never shown */
+export const ELICIT_URL_CHARS_MAX = 2048;
+/** 65536 bytes: The person's answer to a downstream's form elicitation, as JSON, passed back to the asking connector; a larger one goes back as cancel */
+export const ELICIT_ANSWER_BYTES_MAX = 65536;
+/** 600000 ms: Longest a downstream's elicitation outside a program waits for the person (the call that caused it may end it sooner); then it is withdrawn and the connector hears cancel */
+export const ELICIT_WAIT_MS = 600000;
 /** 65536 bytes: One metadata document (protected resource, authorization server) or registration answer, read under this cap before it is parsed; real ones are a few KiB, so a larger one is refused rather than parsed */
 export const OAUTH_DOCUMENT_BYTES_MAX = 65536;
 /** 65536 bytes: One token (or refresh, or revocation) answer, read under this cap before it is parsed; a token set with a JWT access token is a few KiB */

@@ -32,11 +32,12 @@ function describeExecuteCode(config: AtriumConfig): string {
   ].join("\n");
 }
 
-export const executeCode = (config: AtriumConfig) =>
+/** `config`: the config in force (a live reload changes the connectors the description names). */
+export const executeCode = (config: () => AtriumConfig) =>
   defineTool({
     name: "execute_code",
     title: "Run a program over the tools",
-    description: describeExecuteCode(config),
+    get description() { return describeExecuteCode(config()); },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     uses: ["activity", "approvals", "catalog", "core", "config", "host", "pool", "progress", "retry", "semantic", "signal", "viewStore"] as const,
     // The view shell; both the nested key and the older flat key, since hosts differ.

@@ -13,6 +13,7 @@ import type { Authorizer } from "../../auth/authorizer.js";
 import type { ElicitationSupport, Revision } from "../../decisions/generated/spec.js";
 import type { ActivitySink } from "../../activity/events.js";
 import type { SemanticSource } from "../../calls/discovery.js";
+import type { RawProgress } from "../../calls/downstream-progress.js";
 
 /**
  * Elicitation toward the host of this request: the facts the core judges it by (spec/oauth.md O6:
@@ -52,6 +53,8 @@ export interface ToolContext {
   elicit: ElicitPort;
   /** Set when the request carries a progress token. */
   progress?: (completed: number) => void;
+  /** Set when the request carries a progress token: a direct call's downstream progress, checked (calls/downstream-progress.ts) and passed on to the host. */
+  relayProgress?: (raw: RawProgress) => void;
   /** Where events go (glue/activity/): the activity log, or nowhere. */
   activity: ActivitySink;
   /** The request's own `_meta`, as the client sent it (unread by the server). */
