@@ -12,6 +12,7 @@ import type { CatalogEntry } from "../catalog/entry.js";
 import type { NextAction } from "../support/errors.js";
 import { SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
 import { semanticEvidence } from "../embeddings/evidence.js";
+import type { ToolCosines } from "../embeddings/tool-vectors.js";
 import { pinReasonText, quarantinedDescription } from "../decisions/messages.js";
 
 /** A tool no path may call until the operator accepts its change (spec/pins.md): why, and the command. */
@@ -23,12 +24,12 @@ interface Unavailable { connector: string; state: string; problem: string; nextA
 /** What to try when a search found nothing, or only weak matches. */
 interface Hint { message: string; connectors: string[] }
 /**
- * The semantic layer as search asks it (embeddings/semantic-index.ts): address → cosine with the
+ * The semantic layer as search asks it (embeddings/semantic-index.ts): every tool's cosine with the
  * nearest phrasing, undefined at once while its vectors are not ready, and a promise that answers
  * undefined when it cannot answer in time. Never rejects.
  */
 export interface SemanticSource {
-  scores(queries: readonly string[]): Promise<ReadonlyMap<string, number> | undefined> | undefined;
+  scores(queries: readonly string[]): Promise<ToolCosines | undefined> | undefined;
 }
 
 /** Which ranking produced an answer: words alone, or words fused with the semantic layer's evidence. */
