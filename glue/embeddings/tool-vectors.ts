@@ -121,6 +121,8 @@ export class ToolVectors {
       }
       progress({ done: this.filled, total: tools.length, toEmbed: missing.length - i - batch.length });
     }
+    // The cache's vectors become views of this block (held once; the file's bytes and each batch's own arrays can go).
+    keys.forEach((key, row) => this.cache.hold(key, { codes: codes.subarray(row * dims, (row + 1) * dims), scale: scales[row]! }));
     if (missing.length === 0) return { tools: tools.length, cached: tools.length, embedded: 0 }; // the file already holds them all
     cacheProblem = this.cache.save(keys) ?? cacheProblem;
     return { tools: tools.length, cached: tools.length - missing.length, embedded: missing.length, ...(cacheProblem && { cacheProblem }) };

@@ -100,6 +100,14 @@ export class VectorCache {
     return kept;
   }
 
+  /**
+   * Keeps `v` as the key's vector without a copy (ToolVectors hands over views of its block once
+   * a catalog is in, so each vector is held once, not once per tool and once in the cache).
+   */
+  hold(key: string, v: Int8Vector): void {
+    if (this.vectors.has(key)) this.vectors.set(key, v);
+  }
+
   private keep(key: string, v: Int8Vector): void {
     this.vectors.delete(key);
     this.vectors.set(key, v);
