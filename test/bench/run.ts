@@ -27,5 +27,5 @@ const reload = await benchReload();
 console.log(table("live config reload", reload.rows));
 for (const n of reload.notes) console.log(`  ${n}`);
 const scale = await benchSemanticScale();
-console.log(table("search's semantic layer at scale (bundled model, fresh vector cache)", scale.rows));
+console.log(table("search's semantic layer at scale (bundled model; 304 tools cold, 10,000 from a laid-out vector file)", scale.rows));
 for (const n of scale.notes) console.log(`  ${n}`);
