@@ -9,6 +9,7 @@ import { SemanticIndex, type SemanticStatus } from "../glue/embeddings/semantic-
 import { VectorCache, vectorKey } from "../glue/embeddings/vector-cache.js";
 import { EMBED_CACHE_BYTES_MAX, EMBED_DIMS_MAX } from "../glue/decisions/generated/spec.js";
 import type { SemanticEntry } from "../glue/embeddings/tool-text.js";
+import { cosinesByAddress } from "../glue/embeddings/tool-vectors.js";
 import { startStandIn, type StandIn } from "./harness/embed-endpoint.js";
 
 const dirs: string[] = [];
@@ -48,7 +49,7 @@ describe("the tool vector cache", () => {
     expect(second.status).toMatchObject({ tools: 4, embedded: 2 });
     expect(standIn.texts().slice(before)).toEqual(["probe", "read a whole file", "move a file"]);
     // And the scores cover every tool.
-    expect([...(await second.index.scores(["files"]))!.keys()].sort()).toEqual(["c.t0", "c.t1", "c.t2", "c.t3"]);
+    expect([...cosinesByAddress((await second.index.scores(["files"]))!).keys()].sort()).toEqual(["c.t0", "c.t1", "c.t2", "c.t3"]);
   });
 
   it("while a catalog change's new tools are embedded, scores are not offered (search is lexical), then cover every tool", async () => {
@@ -65,7 +66,7 @@ describe("the tool vector cache", () => {
     standIn.release();
     await ready;
     expect(states).toEqual(["loading", "ready"]);
-    expect([...(await index.scores(["files"]))!.keys()].sort()).toEqual(["c.t0", "c.t1"]);
+    expect([...cosinesByAddress((await index.scores(["files"]))!).keys()].sort()).toEqual(["c.t0", "c.t1"]);
   });
 
   it("keeps its files private (directory 0700, files 0600) and leaves no temporary file behind", async () => {
@@ -96,7 +97,7 @@ describe("the tool vector cache", () => {
   it(`never writes more than EMBED_CACHE_BYTES_MAX (${EMBED_CACHE_BYTES_MAX} bytes): the tools of the catalog now stay, the least recently seen go`, () => {
     const dir = tmp();
     const dims = EMBED_DIMS_MAX;
-    const fit = Math.floor(EMBED_CACHE_BYTES_MAX / (dims * 4));
+    const fit = Math.floor(EMBED_CACHE_BYTES_MAX / (dims + 4 + 67)); // int8 codes, a float32 scale and the key in the header each
     const cache = new VectorCache(dir, "wide", dims);
     const keys = Array.from({ length: fit + 10 }, (_, i) => vectorKey("wide", `tool ${i}`));
     for (const k of keys) cache.put(k, new Float32Array(dims).fill(1));

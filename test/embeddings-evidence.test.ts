@@ -3,7 +3,10 @@
 // catalog's median tool for the query (0) toward an identical text (1), the same scale for every
 // query, so a query whose nearest tool is far stays low.
 import { describe, it, expect } from "vitest";
-import { semanticEvidence } from "../glue/embeddings/evidence.js";
+import { semanticEvidence as fromCosines } from "../glue/embeddings/evidence.js";
+
+/** The evidence of cosines given by address (as the worker's Float32Array in that order). */
+const semanticEvidence = (m: Map<string, number>) => fromCosines({ generation: 0, addresses: [...m.keys()], cosines: Float32Array.from(m.values()) });
 
 describe("semanticEvidence", () => {
   it("gives evidence only to tools nearer the query than the catalog's median tool", () => {
@@ -24,6 +27,7 @@ describe("semanticEvidence", () => {
   it("adds nothing when every cosine is the same, or there are none", () => {
     expect(semanticEvidence(new Map([["a.x", 0.5], ["a.y", 0.5]])).size).toBe(0);
     expect(semanticEvidence(new Map()).size).toBe(0);
+    expect(fromCosines({ generation: 0, addresses: ["a.x", "a.y"], cosines: Float32Array.of(Number.NaN, Number.NaN) }).size, "no tool has a vector").toBe(0);
     expect(semanticEvidence(new Map([["a.x", 1], ["a.y", 1]])).size).toBe(0);
   });
 });

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { SemanticIndex, type SemanticStatus } from "../glue/embeddings/semantic-index.js";
 import type { SearchConfig } from "../glue/config/schema.js";
 import type { SemanticEntry } from "../glue/embeddings/tool-text.js";
+import { cosinesByAddress } from "../glue/embeddings/tool-vectors.js";
 import { startStandIn, type StandIn } from "./harness/embed-endpoint.js";
 
 const MODEL_TIMEOUT = 120_000; // two slow cores: loading the model and embedding a few texts
@@ -51,17 +52,17 @@ describe("the bundled sentence encoder", () => {
     const status = await ready;
     expect(status.embedder).toMatch(/^bundled @energetic-ai\/model-embeddings-en@0\.2\.0, 512 dims$/);
     expect(status).toMatchObject({ tools: 2, embedded: 2 });
-    const scores = (await index.scores(["delete a folder"]))!;
+    const scores = cosinesByAddress((await index.scores(["delete a folder"]))!);
     expect(scores.get("fs.remove_directory")!).toBeGreaterThan(scores.get("chat.send_message")!);
     // Several phrasings: each tool scores with the phrasing nearest to it.
-    const both = (await index.scores(["delete a folder", "post in the team chat"]))!;
+    const both = cosinesByAddress((await index.scores(["delete a folder", "post in the team chat"]))!);
     expect(both.get("chat.send_message")!).toBeGreaterThan(scores.get("chat.send_message")!);
     // Bad input answers cleanly: nothing to embed is an empty map; huge and non-ASCII text is embedded (cut).
-    expect(await index.scores([""])).toEqual(new Map());
-    expect(await index.scores(["?!… --- ###"])).toEqual(new Map());
-    expect(await index.scores([])).toEqual(new Map());
-    expect((await index.scores(["delete a folder ".repeat(100_000)]))!.get("fs.remove_directory")).toBeGreaterThan(0);
-    expect((await index.scores(["フォルダを削除する", "supprimer un répertoire"]))!.size).toBe(2);
+    expect(cosinesByAddress((await index.scores([""]))!)).toEqual(new Map());
+    expect(cosinesByAddress((await index.scores(["?!… --- ###"]))!)).toEqual(new Map());
+    expect(cosinesByAddress((await index.scores([]))!)).toEqual(new Map());
+    expect(cosinesByAddress((await index.scores(["delete a folder ".repeat(100_000)]))!).get("fs.remove_directory")).toBeGreaterThan(0);
+    expect(cosinesByAddress((await index.scores(["フォルダを削除する", "supprimer un répertoire"]))!).size).toBe(2);
   }, MODEL_TIMEOUT);
 
   it("takes over when the endpoint fails at start: the endpoint is dropped, logged once, and named in the status", async () => {
@@ -72,7 +73,7 @@ describe("the bundled sentence encoder", () => {
     expect(status.embedder).toMatch(/^bundled /);
     expect(status.note).toMatch(/embedding endpoint .* dropped: answered HTTP 500; using the bundled model/);
     expect(log).toEqual([status.note]);
-    expect((await index.scores(["delete a folder"]))!.size).toBe(2);
+    expect(cosinesByAddress((await index.scores(["delete a folder"]))!).size).toBe(2);
   }, MODEL_TIMEOUT);
 
   it("takes over when a working endpoint later answers vectors of another width: search is lexical until the bundled vectors are in", async () => {
@@ -88,6 +89,6 @@ describe("the bundled sentence encoder", () => {
     await bundled;
     expect(log).toEqual([expect.stringMatching(/dropped: a vector is 9 wide, not 8 like the endpoint's first answer; using the bundled model$/)]);
     expect(states.map((s) => s.state)).toEqual(["loading", "loading", "ready", "loading", "loading", "ready"]);
-    expect((await index.scores(["delete a folder"]))!.size).toBe(2);
+    expect(cosinesByAddress((await index.scores(["delete a folder"]))!).size).toBe(2);
   }, MODEL_TIMEOUT);
 });

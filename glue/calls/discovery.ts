@@ -12,6 +12,7 @@ import { compactSchema } from "../catalog/compact-schema.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import { SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
 import { semanticEvidence } from "../embeddings/evidence.js";
+import type { ToolCosines } from "../embeddings/tool-vectors.js";
 import { pinReasonText, quarantinedDescription, searchNothingWhileStartingText, searchStartingText, unknownMetaToolText } from "../decisions/messages.js";
 import { MS_PER_SECOND } from "../support/format.js";
 import { nearestAddresses } from "../catalog/resolver.js";
@@ -26,12 +27,12 @@ interface Unavailable { connector: string; state: string; problem: string; nextA
 /** What to try when a search found nothing, or only weak matches. */
 interface Hint { message: string; connectors: string[] }
 /**
- * The semantic layer as search asks it (embeddings/semantic-index.ts): address → cosine with the
+ * The semantic layer as search asks it (embeddings/semantic-index.ts): every tool's cosine with the
  * nearest phrasing, undefined at once while its vectors are not ready, and a promise that answers
  * undefined when it cannot answer in time. Never rejects.
  */
 export interface SemanticSource {
-  scores(queries: readonly string[]): Promise<ReadonlyMap<string, number> | undefined> | undefined;
+  scores(queries: readonly string[]): Promise<ToolCosines | undefined> | undefined;
 }
 
 /** Which ranking produced an answer: words alone, or words fused with the semantic layer's evidence. */

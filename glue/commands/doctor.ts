@@ -18,6 +18,7 @@ import { loginWords } from "./auth.js";
 import { reloadLines } from "./doctor-reload.js";
 import { whereOf } from "../pins/pin-file.js";
 import { semanticReport } from "../embeddings/doctor-line.js";
+import { toolText } from "../embeddings/tool-text.js";
 
 type App = ReturnType<typeof createApp>;
 type Connector = App["registry"]["connectors"][number];
@@ -47,8 +48,9 @@ export async function doctor(config: AtriumConfig, source: string, version: stri
       if (tail.length) out.push("     stderr:", ...tail.map((l) => `       ${l}`));
     }
   }
+  const entries = app.catalog.entries().map(toolText);
   await app.registry.stopAll();
-  const search = await semanticReport(config.search);
+  const search = await semanticReport(config.search, entries);
   const enabled = config.connectors.filter((c) => !c.disabled).length;
   out.push(...(config.connectors.length ? [""] : []), ...search.lines, ...summary(source, config.connectors.length, enabled, { failed, warned, quarantining }));
   process.stdout.write(out.join("\n") + "\n");

@@ -1,5 +1,7 @@
 // The one shape every sentence embedder has (the bundled model, an operator's endpoint), and the
-// vector arithmetic search needs: unit length, so cosine similarity is a dot product.
+// vector arithmetic search needs: unit length, so cosine similarity is a dot product; and the
+// compact form tool vectors are kept in (int8 codes and one scale per vector, a quarter of float32).
+import { EMBED_CODE_MAX } from "../decisions/generated/spec.js";
 
 /** Turns texts into vectors of one width; each model's vectors are comparable only with its own. */
 export interface Embedder {
@@ -20,9 +22,21 @@ export function unitLength(v: Float32Array): Float32Array {
   return v;
 }
 
-/** The cosine of two unit vectors of one width. */
-export function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return sum;
+/** A vector kept compactly: component i is about codes[i] × scale (codes within ±EMBED_CODE_MAX). */
+export interface Int8Vector { readonly codes: Int8Array; readonly scale: number }
+
+/** The vector as int8 codes scaled to its largest component (a zero vector: zero codes, scale 0). */
+export function quantize(v: Float32Array): Int8Vector {
+  let max = 0;
+  for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
+  const codes = new Int8Array(v.length);
+  if (!(max > 0)) return { codes, scale: 0 };
+  const scale = max / EMBED_CODE_MAX;
+  for (let i = 0; i < v.length; i++) codes[i] = Math.round(v[i]! / scale);
+  return { codes, scale };
+}
+
+/** The float vector a compact one stands for. */
+export function dequantize(v: Int8Vector): Float32Array {
+  return Float32Array.from(v.codes, (c) => c * v.scale);
 }

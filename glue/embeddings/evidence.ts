@@ -5,19 +5,21 @@
 // text (cosine 1: evidence 1). Only tools nearer than the typical one get any evidence. The scale
 // is the same for every query, so a query whose nearest tool is still far (one no tool answers)
 // stays low, and the weak floor can be read off the fused score.
+// Tools without a cosine (NaN: no vector yet, or no phrasing with a letter) get none.
 import type { ExtraScores } from "../catalog/search-index.js";
+import type { ToolCosines } from "./tool-vectors.js";
 
 /** address → evidence in 0–1, for the tools nearer the query than the catalog's median tool. */
-export function semanticEvidence(cosines: ReadonlyMap<string, number>): ExtraScores {
+export function semanticEvidence({ addresses, cosines }: ToolCosines): ExtraScores {
   const out = new Map<string, number>();
-  if (cosines.size === 0) return out;
-  const sorted = Float64Array.from(cosines.values()).sort();
+  const sorted = cosines.filter((c) => !Number.isNaN(c)).sort();
+  if (sorted.length === 0) return out;
   const median = sorted[sorted.length >> 1]!; // the middle one (the upper of two)
   const span = 1 - median;
   if (!(span > 0)) return out;
-  for (const [address, cosine] of cosines) {
+  cosines.forEach((cosine, i) => {
     const e = (cosine - median) / span;
-    if (e > 0) out.set(address, Math.min(1, e));
-  }
+    if (e > 0) out.set(addresses[i]!, Math.min(1, e));
+  });
   return out;
 }

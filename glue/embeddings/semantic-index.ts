@@ -1,16 +1,17 @@
 // The semantic layer as search sees it, on the main thread: it starts the embedding worker
 // (worker.ts) only when asked, after atrium serves, sends it the catalog's tools whenever they
 // change, and asks it for cosine scores. Until the vectors are in, `scores` answers undefined and
-// search ranks lexically; nothing here throws into search: a failure is logged once, and from
-// then on search stays lexical.
+// search ranks lexically (the status says how far the embedding is); nothing here throws into
+// search: a failure is logged once, and from then on search stays lexical. The cosines arrive as
+// one Float32Array in the order of the tools the worker named when it became ready.
 import { Worker } from "node:worker_threads";
-import { join } from "node:path";
 import { EMBED_QUERIES_MAX, EMBED_QUERY_CHARS_MAX, EMBED_QUERY_WAIT_MS, EMBED_WORKER_OLD_GENERATION_MB } from "../decisions/generated/spec.js";
 import type { SearchConfig } from "../config/schema.js";
 import { embedWorkerPath } from "../support/paths.js";
-import { stateDir } from "../support/state-dir.js";
-import type { FromWorker, SemanticState, ToWorker, WorkerSettings } from "./protocol.js";
+import type { FromWorker, SemanticState, ToWorker, VectorSet, WorkerSettings } from "./protocol.js";
 import type { SemanticEntry } from "./tool-text.js";
+import type { Progress, ToolCosines } from "./tool-vectors.js";
+import { vectorCacheDir } from "./vector-cache.js";
 
 export interface SemanticStatus {
   state: SemanticState;
@@ -21,6 +22,8 @@ export interface SemanticStatus {
   /** Tools with a vector, and how many of them the last update embedded (the rest came from the cache). */
   tools?: number;
   embedded?: number;
+  /** While loading: tools with a vector now, of all. */
+  progress?: Progress;
 }
 
 export interface SemanticOptions {
@@ -36,7 +39,8 @@ export interface SemanticOptions {
 export class SemanticIndex {
   private worker?: Worker;
   private current: SemanticStatus;
-  private readonly pending = new Map<number, (scores: Map<string, number> | undefined) => void>();
+  private readonly pending = new Map<number, (scores: ToolCosines | undefined) => void>();
+  private offered?: VectorSet;
   private nextId = 0;
   private changeQueued = false;
   private readonly logged = new Set<string>();
@@ -61,7 +65,7 @@ export class SemanticIndex {
     if (this.current.state !== "idle") return;
     const settings: WorkerSettings = {
       ...(this.config.embedder && { endpoint: this.config.embedder }),
-      cacheDir: this.opts.cacheDir ?? join(stateDir(), "embeddings"),
+      cacheDir: this.opts.cacheDir ?? vectorCacheDir(),
     };
     try {
       // stdout: true keeps whatever the model runtime prints off atrium's stdout (the protocol's).
@@ -98,14 +102,15 @@ export class SemanticIndex {
   }
 
   /**
-   * address → cosine with the best-matching phrasing, for every tool of the catalog; undefined
+   * Every tool's cosine with the best-matching phrasing (in the order of the tools the worker
+   * named when it became ready; NaN where none); undefined
    * (at once) while the vectors are not ready (the model loads, or new or changed tools are
    * embedded), and the promise answers undefined when the worker
    * does not answer within EMBED_QUERY_WAIT_MS or fails. Never rejects. Phrasings are cut here
    * (EMBED_QUERIES_MAX of them, EMBED_QUERY_CHARS_MAX each) before they cross to the worker;
    * one without a letter or digit scores nothing (an empty map when none has one).
    */
-  scores(queries: readonly string[]): Promise<Map<string, number> | undefined> | undefined {
+  scores(queries: readonly string[]): Promise<ToolCosines | undefined> | undefined {
     if (!this.worker || this.current.state !== "ready") return undefined;
     const phrasings = queries.slice(0, EMBED_QUERIES_MAX).map((q) => (typeof q === "string" ? q.slice(0, EMBED_QUERY_CHARS_MAX) : ""));
     const id = this.nextId++;
@@ -136,20 +141,25 @@ export class SemanticIndex {
     }
   }
 
-  private settle(id: number, scores: Map<string, number> | undefined): void {
+  private settle(id: number, scores: ToolCosines | undefined): void {
     const done = this.pending.get(id);
     this.pending.delete(id);
     done?.(scores);
   }
 
   private receive(m: FromWorker): void {
-    if (m.type === "scores") return this.settle(m.id, m.scores);
+    if (m.type === "scores") {
+      const set = this.offered;
+      return this.settle(m.id, m.cosines && set && m.generation === set.generation && m.cosines.length === set.addresses.length ? { generation: set.generation, addresses: set.addresses, cosines: m.cosines } : undefined);
+    }
     if (m.note) this.logOnce(m.note);
+    if (m.set) this.offered = m.set;
     this.set({
       state: m.state,
       ...((m.embedder ?? this.current.embedder) && { embedder: m.embedder ?? this.current.embedder }),
       ...((m.note ?? this.current.note) && { note: m.note ?? this.current.note }),
       ...(m.tools !== undefined && { tools: m.tools, embedded: m.embedded }),
+      ...(m.progress && { progress: m.progress }),
     });
   }
 

@@ -3,7 +3,9 @@
 // sends, and answers cosine scores for a search's phrasings. An endpoint that fails at any point
 // (an error, a deadline, a wrong width, a bad answer) is dropped for good and the bundled model
 // takes over, re-embedding the tools in its own space; until then scores are not offered, nor
-// while the tools of a catalog change are embedded.
+// while the tools of a catalog change are embedded (the main thread hears how far after each
+// batch). Cosines go back as one transferred Float32Array, in the order of the tools the ready
+// state named.
 import { parentPort, workerData } from "node:worker_threads";
 import { loadBundledEmbedder } from "./bundled.js";
 import type { Embedder } from "./embedder.js";
@@ -56,14 +58,20 @@ async function rebuild(): Promise<void> {
   try {
     // While new or changed tools are embedded the index is not offered: a partial one would lift
     // the tools that already have a vector over the new ones. Search is lexical meanwhile.
-    const counts = await a.vectors.update(latest, (count) => {
-      if (count === 0 || !a.ready || a !== active) return;
+    let first = true;
+    // Heard first, then after each batch: a ready index says loading when there is anything to
+    // embed; each batch but the last says how far it is (the last is followed by ready).
+    const counts = await a.vectors.update(latest, ({ done, total, toEmbed }) => {
+      const opening = first;
+      first = false;
+      if (a !== active || toEmbed === 0 || (opening && !a.ready)) return;
       a.ready = false;
-      send({ type: "state", state: "loading", embedder: a.name, ...(endpointDropped && { note: endpointDropped }) });
+      send({ type: "state", state: "loading", embedder: a.name, progress: { done, total }, ...(endpointDropped && { note: endpointDropped }) });
     });
     if (!counts || a !== active) return;
     a.ready = true;
-    send({ type: "state", state: "ready", embedder: a.name, tools: counts.tools, embedded: counts.embedded, cached: counts.cached, ...(endpointDropped && { note: endpointDropped }) });
+    const set = { generation: a.vectors.generation, addresses: [...a.vectors.tools] };
+    send({ type: "state", state: "ready", embedder: a.name, tools: counts.tools, embedded: counts.embedded, cached: counts.cached, set, ...(endpointDropped && { note: endpointDropped }) });
   } catch (e) {
     fault(a, e);
   }
@@ -92,7 +100,11 @@ port.on("message", (m: ToWorker) => {
   const a = active;
   if (!a || !a.ready || failed) return send({ type: "scores", id: m.id });
   a.vectors.scores(m.queries).then(
-    (scores) => send({ type: "scores", id: m.id, scores }),
+    ({ generation, cosines }) => {
+      // A catalog change may have begun while the phrasings were embedded: then nothing is offered.
+      if (!a.ready || a !== active || generation !== a.vectors.generation) return send({ type: "scores", id: m.id });
+      port.postMessage({ type: "scores", id: m.id, generation, cosines } satisfies FromWorker, [cosines.buffer as ArrayBuffer]);
+    },
     (e) => {
       send({ type: "scores", id: m.id });
       fault(a, e);

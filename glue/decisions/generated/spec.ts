@@ -1018,8 +1018,12 @@ export const EMBED_QUERY_CHARS_MAX = 512;
 export const EMBED_QUERIES_MAX = 8;
 /** 20000 tools: Tools that get a vector; past it the rest are ranked lexically only */
 export const EMBED_TOOLS_MAX = 20000;
-/** 67108864 bytes: Tool vectors kept on disk for one model (the least recently seen go first); 512-wide vectors of 30,000 tools fit */
+/** 67108864 bytes: Tool vectors kept on disk for one model (the least recently seen go first); 512-wide int8 vectors of 100,000 tools fit */
 export const EMBED_CACHE_BYTES_MAX = 67108864;
+/** 512 tools: Tools embedded between two writes of the vector cache while a catalog is embedded: a restart resumes from there, and `atrium doctor` reads how far it is */
+export const EMBED_CACHE_SAVE_TOOLS = 512;
+/** 127 code: Largest int8 code of a tool vector's component: each vector is kept as int8 codes and one scale, a quarter of float32 (the search bench measures the loss) */
+export const EMBED_CODE_MAX = 127;
 /** 512 MiB: V8 heap of the embedding worker (the model's weights live in wasm memory beside it) */
 export const EMBED_WORKER_OLD_GENERATION_MB = 512;
 

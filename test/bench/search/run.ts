@@ -17,9 +17,9 @@ import { loadSemantic } from "./semantic-scores.js";
 import { semanticEvidence } from "../../../glue/embeddings/evidence.js";
 import type { ExtraScores } from "../../../glue/catalog/search-index.js";
 import { toolText } from "../../../glue/embeddings/tool-text.js";
-import { ToolVectors } from "../../../glue/embeddings/tool-vectors.js";
+import { ToolVectors, type ToolCosines } from "../../../glue/embeddings/tool-vectors.js";
 import { VectorCache, vectorKey } from "../../../glue/embeddings/vector-cache.js";
-import type { Embedder } from "../../../glue/embeddings/embedder.js";
+import { dequantize, type Embedder } from "../../../glue/embeddings/embedder.js";
 
 const LARGE = 10_000;
 const SEED = 12;
@@ -90,7 +90,7 @@ function judgeMini(mini: ReturnType<typeof miniIndex>, queries: BenchQuery[]): O
   });
 }
 
-function judge(catalog: Catalog, queries: BenchQuery[], cosines?: Map<BenchQuery, Map<string, number>>): Outcome[] {
+function judge(catalog: Catalog, queries: BenchQuery[], cosines?: Map<BenchQuery, ToolCosines>): Outcome[] {
   return queries.map((q) => {
     const found = ask(catalog, q.query, cosines && semanticEvidence(cosines.get(q)!));
     const addresses = found.results.map((r) => r.address);
@@ -228,7 +228,7 @@ if (quick) {
 // Hybrid: the bundled model in this process (tool vectors cached in the OS temp directory across runs).
 const rssBeforeModel = process.memoryUsage().rss / 2 ** 20;
 const semantic = await loadSemantic(real);
-const cosines = new Map<BenchQuery, Map<string, number>>();
+const cosines = new Map<BenchQuery, ToolCosines>();
 for (const q of [...queries, ...fieldQueries]) cosines.set(q, await semantic.vectors.scores([q.query]));
 const hybridOutcomes = judge(real, [...queries, ...fieldQueries], cosines);
 const hybridBySplit = splitQuality(hybridOutcomes);
@@ -247,7 +247,7 @@ const latencyLarge = latency(large, queries, ROUNDS_LARGE);
 // what is measured is the per-query cost that grows with the catalog: the query's embedding, the
 // cosine pass over 10,000 vectors, the evidence and the fused ranking.
 const realByAddress = new Map(real.entries().map((e) => [e.address, e]));
-const vectorOf = (address: string) => semantic.cache.get(vectorKey(semantic.model.id, toolText(realByAddress.get(address)!).text))!;
+const vectorOf = (address: string) => dequantize(semantic.cache.get(vectorKey(semantic.model.id, toolText(realByAddress.get(address)!).text))!);
 const sourceOf = new Map<string, Float32Array>();
 for (const k of largeConnectors) {
   const from = catalogs.find((c) => c.server === k.id.replace(/-r\d+$/, ""))!;
