@@ -1,6 +1,7 @@
 // Gates judged again after every wait (issue 19, items 4 and 12), with a real atrium over stdio
 // and a hostile downstream of our own (test/fixtures/shifty-server.ts) that changes its tool while
-// the person is being asked, and answers a held call on its way out when a reload stops it. What
+// the person is being asked, and answers a held call on its way out when a reload stops it; and a
+// reload that removes the connector while the question is open. What
 // counts is the downstream's own record of whether its write ran, and the call's typed answer.
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -47,6 +48,27 @@ describe("every gate that can change while a call waits for its approval is judg
     open.push(a);
     const r = await a.value(`async () => { try { await atrium.call("s.purge", {}); return "ran"; } catch (e) { return e.code + ":" + e.details.reason; } }`);
     expect(r).toBe("quarantined:changed");
+    expect(purges(log)).toBe(0);
+  });
+
+  it("a connector a reload removes while the question is open: the approved call answers unknown_address and nothing runs", async () => {
+    const log = writesLog();
+    const other = { command: process.execPath, args: [fixture("gate-server"), "G"] };
+    let a: Atrium | undefined;
+    a = await startAtrium({
+      capabilities: { elicitation: { form: {} } },
+      beforeConnect: (client) => {
+        client.setRequestHandler("elicitation/create", async () => {
+          writeFileSync(join(a!.dir, "atrium.json"), JSON.stringify({ mcpServers: { g: other } }));
+          await waitFor(() => /config reloaded from .*: removed s/.test(a!.stderr()), "the reload removed s");
+          return { action: "accept", content: { choice: "run_once" } } as never;
+        });
+      },
+      config: { mcpServers: { s: shifty(log), g: other } },
+    });
+    open.push(a);
+    const r = await a.value(`async () => { try { await atrium.call("s.purge", {}); return "ran"; } catch (e) { return e.code; } }`);
+    expect(r).toBe("unknown_address");
     expect(purges(log)).toBe(0);
   });
 });
