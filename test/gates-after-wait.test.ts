@@ -30,10 +30,11 @@ const purges = (log: string) => (existsSync(log) ? readFileSync(log, "utf8").spl
 const err = (r: any) => r.structuredContent?.error;
 
 describe("every gate that can change while a call waits for its approval is judged again after the answer", () => {
-  it("a tool quarantined while its approval question is open does not run when the person approves", async () => {
+  for (const revision of ["2025-11-25", "2026-07-28"] as const) it(`a tool quarantined while its approval question is open does not run when the person approves (${revision})`, async () => {
     const log = writesLog();
     let a: Atrium | undefined;
     a = await startAtrium({
+      revision,
       capabilities: { elicitation: { form: {} } },
       beforeConnect: (client) => {
         client.setRequestHandler("elicitation/create", async () => {
