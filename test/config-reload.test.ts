@@ -6,7 +6,7 @@
 // `atrium doctor`, the running config serving on until a valid edit applies.
 import { describe, it, expect, afterEach } from "vitest";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, statSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, renameSync, statSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -157,6 +157,26 @@ describe("which file is watched", () => {
       await until(async () => (await addresses(a)).includes("b.whoami"), "the target's edit applied");
     } finally {
       for (const p of [target, link]) rmSync(dirname(p), { recursive: true, force: true });
+    }
+  });
+  it("after the symbolic link is swapped to a target in another folder, later edits of that target apply", async () => {
+    const first = join(mkdtempSync(join(tmpdir(), "atrium-target-")), "shared.json");
+    const second = join(mkdtempSync(join(tmpdir(), "atrium-target-")), "shared.json");
+    writeFileSync(first, JSON.stringify({ mcpServers: { a: gate("A") } }));
+    writeFileSync(second, JSON.stringify({ mcpServers: { a: gate("A"), b: gate("B") } }));
+    const link = join(mkdtempSync(join(tmpdir(), "atrium-link-")), "atrium.json");
+    symlinkSync(first, link);
+    const a = await startAtrium({ env: { ATRIUM_CONFIG: link } });
+    open.push(a);
+    try {
+      // The swap as a deploy tool does it: a new link renamed over the old one.
+      symlinkSync(second, `${link}.new`);
+      renameSync(`${link}.new`, link);
+      await until(async () => (await addresses(a)).includes("b.whoami"), "the swap applied");
+      writeFileSync(second, JSON.stringify({ mcpServers: { a: gate("A") } }));
+      await until(async () => !(await addresses(a)).includes("b.whoami"), "the new target's edit applied");
+    } finally {
+      for (const p of [first, second, link]) rmSync(dirname(p), { recursive: true, force: true });
     }
   });
 });

@@ -4,11 +4,13 @@
 // current catalog (read-only, or for an app spec/app-calls.md A1–A5) →
 // argument and payload checks → the connector's deadline → a typed result or error. A program's
 // call to a tool that may write is gated by its run's approvals (`approve`: the person is asked,
-// or the call is refused) before it goes on down this same path. And the one
+// or the call is refused) before it goes on down this same path; every gate is judged again (one
+// function, judge) once the person has answered, since the wait may have changed any of them, and
+// a result that comes back from a connector a reload stopped meanwhile is not delivered. And the one
 // path a downstream app's UI document is read by (readAppResource), and a connector's prompts
 // (askPrompts: calls/prompts.ts shapes them).
 import type { Core } from "../decisions/core.js";
-import type { Catalog } from "../catalog/catalog.js";
+import type { Catalog, Resolved } from "../catalog/catalog.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import type { ToolResult } from "../connectors/downstream-shapes.js";
 import { AtriumError } from "../support/errors.js";
@@ -49,6 +51,41 @@ export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<In
 }
 
 async function invokeTraced(ctx: InvokeContext, req: InvokeRequest, trace: CallTrace): Promise<Invoked> {
+  let cleared = await judge(ctx, req, trace, false);
+  if (cleared.ask) {
+    await cleared.ask(cleared.entry, cleared.args, cleared.argsJson);
+    // An answer that arrives once the run has ended runs nothing.
+    req.signal?.throwIfAborted();
+    // What the person answered was asked about the world before the wait: every gate that can
+    // change meanwhile (a pin quarantined, a reload that removed the tool, its connector or its
+    // read-only promotion) is judged again, the person's answer standing in for the question.
+    cleared = await judge(ctx, req, trace, true);
+  }
+  const { entry, connector, args } = cleared;
+  const started = trace.start();
+  const result = await connector.call(entry.name, args, { timeLeftMs: req.timeLeftMs?.(), signal: req.signal, ...(req.onProgress && { onprogress: req.onProgress }) });
+  // A reload that removed or replaced the connector while the call was out ends it `unavailable`
+  // (docs/reference.md, Live reload), even when the server still answered on its way out.
+  if (connector.state === "stopped") throw connector.unavailable();
+  return { entry, result, durationMs: performance.now() - started };
+}
+
+/** A call every gate let through: what to call, and (before the question only) the approval it still needs. */
+interface Cleared {
+  entry: CatalogEntry;
+  connector: Resolved["connector"];
+  args: Record<string, unknown>;
+  argsJson: string;
+  ask?: (entry: CatalogEntry, args: Record<string, unknown>, argsJson: string) => Promise<void>;
+}
+
+/**
+ * Every gate of a call, in order, on the catalog as it is now: the named connector settled → the
+ * address resolved → the pin gate → the arguments → the app or read-only gate → the payload. Run
+ * before any question and again after the person's answer (`approved`), so no gate is judged on
+ * a world the wait has changed.
+ */
+async function judge(ctx: InvokeContext, req: InvokeRequest, trace: CallTrace, approved: boolean): Promise<Cleared> {
   // Only the connector this call names is waited for: a start in progress, a changing listing.
   const named = ctx.catalog.connectorOf(req.address);
   if (named) {
@@ -58,24 +95,19 @@ async function invokeTraced(ctx: InvokeContext, req: InvokeRequest, trace: CallT
   const { entry, connector } = ctx.catalog.resolve(req.address);
   trace.resolved(entry.connectorId, entry.name);
   pinGate(ctx, entry);
-  const args = req.args === undefined ? {} : req.args;
-  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+  const raw = req.args === undefined ? {} : req.args;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new AtriumError("invalid_args", `args for ${entry.address} must be an object`, { details: { address: entry.address } });
   }
+  const args = raw as Record<string, unknown>;
   const argsJson = JSON.stringify(args);
-  const approve = req.fromApp === undefined && entry.safety !== "read_only" && !req.allowApproval ? req.approve : undefined;
+  const needsAnswer = req.fromApp === undefined && entry.safety !== "read_only" && !req.allowApproval;
+  const ask = needsAnswer && !approved ? req.approve : undefined;
   if (req.fromApp !== undefined) appGate(ctx, entry, req.fromApp);
-  else if (entry.safety !== "read_only" && !req.allowApproval && !approve) throw approvalRequired(entry, args, argsJson);
+  else if (needsAnswer && !approved && !ask) throw approvalRequired(entry, args, argsJson);
   // Before any question: the person is not asked about a call whose payload would be refused anyway.
   payloadWithin(ctx, entry, argsJson);
-  if (approve) {
-    await approve(entry, args as Record<string, unknown>, argsJson);
-    // An answer that arrives once the run has ended runs nothing.
-    req.signal?.throwIfAborted();
-  }
-  const started = trace.start();
-  const result = await connector.call(entry.name, args as Record<string, unknown>, { timeLeftMs: req.timeLeftMs?.(), signal: req.signal, ...(req.onProgress && { onprogress: req.onProgress }) });
-  return { entry, result, durationMs: performance.now() - started };
+  return { entry, connector, args, argsJson, ask };
 }
 
 function payloadWithin(ctx: InvokeContext, entry: CatalogEntry, argsJson: string): void {
