@@ -8,7 +8,7 @@
 import { PIN_SCREEN_CHARS_MAX } from "../decisions/generated/spec.js";
 import type { PinnableTool } from "./digest.js";
 
-export interface DefinitionText {
+interface DefinitionText {
   /** Every text, one per line, clamped to PIN_SCREEN_CHARS_MAX characters. */
   text: string;
   /** Property and other key names, as words (at most what fits the same bound). */
@@ -18,7 +18,7 @@ export interface DefinitionText {
 }
 
 /** A key as words: "_", "-", "." and camelCase humps become spaces. */
-export const asWords = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_\-.]+/g, " ").trim().toLowerCase();
+const asWords = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_\-.]+/g, " ").trim().toLowerCase();
 
 /** The screened text of a definition. */
 export function definitionText(tool: Pick<PinnableTool, "title" | "description" | "inputSchema"> & Partial<Pick<PinnableTool, "outputSchema" | "annotations">>): DefinitionText {

@@ -901,7 +901,7 @@ export const PIN_WATCH_MS = 500;
 export const PIN_SCREEN_CHARS_MAX = 65536;
 /** 256 leaves: Leaves (path and value) of a tool's input and output schemas kept per pin so atrium pins shows a nested schema change where it is; the most in the 19 captured real catalogs is 207; a change past them reads as a change beyond the kept parts */
 export const PIN_SCHEMA_LEAVES_MAX = 256;
-/** 120 characters: One kept schema leaf (its path and value), clamped to this in the pin file and in the diff */
+/** 120 characters: One kept schema leaf's path, and its value, each clamped to this in the pin file and in the diff */
 export const PIN_SCHEMA_LEAF_CHARS = 120;
 /** 32 characters: Hex characters of a pending definition's sha256 that atrium pins shows and atrium pins accept must be given (tool@digest): 128 bits, so a server that lists two definitions cannot make a second with the shown prefix of the first (a birthday search of 2^64) */
 export const PIN_SHOWN_DIGEST_CHARS = 32;
