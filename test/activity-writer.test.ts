@@ -2,7 +2,7 @@
 // reach the file, each bounded; files rotate by size with a bounded count; a directory that cannot
 // be written costs one warning and nothing else. And atrium.log in the config.
 import { describe, it, expect, beforeEach, afterEach } from "vitest";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { openActivityLog } from "../glue/activity/log.js";
@@ -72,6 +72,25 @@ describe("the activity log writer", () => {
     await log.flush();
     expect(statSync(join(dir, "activity")).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, "activity", "activity.log")).mode & 0o777).toBe(0o600);
+  });
+
+  it("repairs a pre-existing activity.log (and rotated file) readable by others to 0600, with one warning, like the token and pin files", async () => {
+    mkdirSync(join(dir, "activity"), { mode: 0o700 });
+    writeFileSync(join(dir, "activity", "activity.log"), "", { mode: 0o644 });
+    writeFileSync(join(dir, "activity", "activity.1.log"), "", { mode: 0o644 });
+    chmodSync(join(dir, "activity", "activity.log"), 0o644);
+    chmodSync(join(dir, "activity", "activity.1.log"), 0o644);
+    const warnings: string[] = [];
+    const log = openActivityLog(dir, { warn: (m) => warnings.push(m) });
+    log.metaTool("skills", "ok", 1);
+    await log.flush();
+    log.metaTool("skills", "ok", 1);
+    await log.flush();
+    expect(statSync(join(dir, "activity", "activity.log")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, "activity", "activity.1.log")).mode & 0o777).toBe(0o600);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("0600");
+    expect(linesOf(join(dir, "activity", "activity.log"))).toHaveLength(2);
   });
 
   it("rotates by size into activity.1.log … and never keeps more than ACTIVITY_FILES_KEPT files, newest events last", async () => {

@@ -1,16 +1,17 @@
 // The activity log's writer: one JSON line per event in <stateDir>/activity/activity.log (directory
 // 0700, files 0600), rotated by size (ACTIVITY_FILE_BYTES_MAX) into activity.1.log … activity.N-1.log
-// with ACTIVITY_FILES_KEPT files at most. A line is built field by field from the event's own listed
+// with ACTIVITY_FILES_KEPT files at most; a file found readable by others is repaired to 0600 (one
+// warning). A line is built field by field from the event's own listed
 // fields — ids clamped to their bounds, codes to a code's shape, numbers made whole — so nothing
 // else a caller hands in (an argument, a result, a message) can reach the file. Lines are queued
 // (at most ACTIVITY_QUEUE_LINES_MAX) and appended asynchronously: recording returns at once and
 // never throws. A directory or file that cannot be written costs one warning on stderr, then the
 // log falls silent; serving goes on.
-import { open, rename, rm, type FileHandle } from "node:fs/promises";
+import { chmod, lstat, open, rename, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { ACTIVITY_CODE_CHARS_MAX, ACTIVITY_CONFIG_PATH_CHARS_MAX, ACTIVITY_FILE_BYTES_MAX, ACTIVITY_FILES_KEPT, ACTIVITY_QUEUE_LINES_MAX, ACTIVITY_RELOAD_IDS_MAX, ACTIVITY_SESSION_BYTES, APP_TOOL_NAME_CHARS_MAX, CONNECTOR_ID_CHARS_MAX } from "../decisions/generated/spec.js";
-import { FILE_MODE_PRIVATE } from "../support/wire.js";
+import { FILE_MODE_PRIVATE, MODE_GROUP_OTHER } from "../support/wire.js";
 import { privateDir } from "../views/private-dir.js";
 import { sinkOf, type ActivityEvent, type ActivitySink } from "./events.js";
 
@@ -44,6 +45,7 @@ class Writer {
   private file?: FileHandle;
   private size = 0;
   private broken = false;
+  private repaired = false;
   private queue: string[] = [];
   private draining?: Promise<void>;
   private readonly fileBytes: number;
@@ -127,8 +129,22 @@ class Writer {
   private async open(): Promise<void> {
     const check = privateDir(this.dir, true);
     if (!check.ok) throw new Error(check.reason);
+    if (!this.repaired) await this.repairModes();
     this.file = await open(join(this.dir, ACTIVITY_FILE), "a", FILE_MODE_PRIVATE);
     this.size = (await this.file.stat()).size;
+  }
+
+  /** Once per process: a log file left readable by others (an older atrium, a copy, a umask) is made 0600, with one warning. */
+  private async repairModes(): Promise<void> {
+    this.repaired = true;
+    let repaired = false;
+    for (const f of activityFiles(this.dir)) {
+      const st = await lstat(f).catch(() => undefined);
+      if (!st?.isFile() || (st.mode & MODE_GROUP_OTHER) === 0) continue;
+      await chmod(f, FILE_MODE_PRIVATE);
+      repaired = true;
+    }
+    if (repaired) this.warn(`atrium: the activity log in ${this.dir} could be read by other users; its files' mode is now 0600`);
   }
 
   /** activity.log → activity.1.log → activity.2.log …; the oldest kept file is deleted. */

@@ -18,6 +18,7 @@ import { NO_PIN_FACTS } from "../pins/facts.js";
 import { matchName, nearestAddresses, splitAddress } from "./resolver.js";
 import { nearestNames } from "../support/text/nearest-names.js";
 import { addressText } from "../decisions/messages.js";
+import { printable } from "../support/text/printable.js";
 
 /** Without a pin service (a test's catalog), every tool is judged as with pins "off". */
 const UNPINNED: PinVerdict = { state: "matches", facts: NO_PIN_FACTS };
@@ -134,8 +135,9 @@ export class Catalog {
           address: `${connector.id}.${tool.name}`,
           connectorId: connector.id,
           name: tool.name,
-          title: tool.title,
-          description: tool.description,
+          // Escape sequences and control characters never reach search rows or describe (the pins read the listing as is).
+          title: tool.title === undefined ? undefined : printable(tool.title),
+          description: printable(tool.description),
           inputSchema: tool.inputSchema,
           safety: d.class === ToolClass.read_only ? "read_only" : "approval",
           reason: codeName(ClassReason, d.reason) ?? "invalid_facts",

@@ -1,13 +1,16 @@
-// `atrium pins [list] | accept <connector> [tool…] | reject <connector> [tool…]`: the operator's
-// review of pinned tool definitions (spec/pins.md). list shows, per configured connector, each
-// pending change with a readable diff (glue/pins/diff.ts) and what it means now (quarantined,
-// callable and approval-only at once, auto-accepted, rejected); accept makes the pending
-// definition the pin (every pending one of the connector when no tool is named); reject drops it
-// and keeps the old pin (the tool stays quarantined while its server lists the new definition).
-// A running atrium notices the file change and judges again.
+// `atrium pins [list] | accept <connector> [tool@digest…] | reject <connector> [tool…]`: the
+// operator's review of pinned tool definitions (spec/pins.md). list shows, per configured
+// connector, each pending change with a readable diff (glue/pins/diff.ts), what it means now
+// (quarantined, callable and approval-only at once, auto-accepted, rejected) and its short digest
+// (PIN_SHOWN_DIGEST_CHARS hex of its sha256); accept is bound to what was shown: it makes a pending
+// definition the pin only when given that digest (tool@digest), and when a tool is named without
+// one, or its pending definition changed since it was shown, it shows the change as it is now and
+// accepts nothing (so a definition nobody reviewed never becomes the pin); reject drops the
+// pending change and keeps the old pin (the tool stays quarantined while its server lists the new
+// definition). A running atrium notices the file change and judges again.
 import type { AtriumConfig, ConnectorConfig } from "../config/schema.js";
 import { core } from "../decisions/core.js";
-import { PinAnswer, PinReason } from "../decisions/generated/spec.js";
+import { PinAnswer, PinReason, PIN_SHOWN_DIGEST_CHARS } from "../decisions/generated/spec.js";
 import { codeName } from "../decisions/code-names.js";
 import { pinReasonText } from "../decisions/messages.js";
 import { PinFile, recordFor, whereOf, type ConnectorPins, type PinData, type ToolPins } from "../pins/pin-file.js";
@@ -43,6 +46,7 @@ export function pendingLines(c: ConnectorConfig, record: ConnectorPins, tool: To
   return [
     `  ${tool.name}: ${p.state.replace("_", " ")}, seen ${p.firstSeen}${rejected ? ", rejected" : ""}`,
     `    now: ${now}`,
+    `    digest: ${shownDigest(p.digest)} (to accept this definition: ${tool.name}@${shownDigest(p.digest)})`,
     ...p.flags.map((f) => `    flagged: ${f.reason}`),
     ...diffLines(tool.accepted?.definition, p.definition).map((l) => `    ${l}`),
   ];
@@ -70,20 +74,50 @@ function list(config: AtriumConfig, file: PinFile): number {
     out(`${c.id}${policy}: ${changes.length} pending change(s)`);
     for (const t of changes) for (const l of pendingLines(c, record, t, data.unreadableSince !== undefined)) out(l);
     rejected.forEach(out);
-    out(`  accept: atrium pins accept ${c.id} [tool…]    reject: atrium pins reject ${c.id} [tool…]`);
+    out(`  accept what is shown: atrium pins accept ${c.id} ${changes.map(shownName).join(" ")}    reject: atrium pins reject ${c.id} [tool…]`);
   }
   out(pending ? `${pending} pending change(s); pins are kept in ${file.path}` : `no pending changes; pins are kept in ${file.path}`);
   return 0;
 }
 
-function decide(c: ConnectorConfig, named: string[], accept: boolean, file: PinFile): number {
+/** The part of a digest `atrium pins` shows and `accept` must be given. */
+const shownDigest = (digest: string) => digest.slice(0, PIN_SHOWN_DIGEST_CHARS);
+const shownName = (t: ToolPins) => `${t.name}@${shownDigest(t.pending!.digest)}`;
+
+/** A word of accept or reject: a tool's name and, after its last "@", the digest the operator was shown (a pending tool whose own name has an "@" is its name). */
+function wordOf(word: string, pending: readonly ToolPins[]): { name: string; digest?: string } {
+  const at = word.lastIndexOf("@");
+  return at < 0 || pending.some((t) => t.name === word) ? { name: word } : { name: word.slice(0, at), digest: word.slice(at + 1).toLowerCase() };
+}
+
+/** Whether `given` has the form of a shown digest: at least PIN_SHOWN_DIGEST_CHARS hex characters. */
+const digestLike = (given: string) => given.length >= PIN_SHOWN_DIGEST_CHARS && /^[0-9a-f]+$/.test(given);
+/** Whether `given` is the digest shown for `digest`. */
+const boundTo = (given: string | undefined, digest: string) => given !== undefined && digestLike(given) && digest.startsWith(given);
+
+function decide(c: ConnectorConfig, words: string[], accept: boolean, file: PinFile): number {
   const data = file.load();
   const record = recordOf(data, c);
   const pending = record?.tools.filter((t) => t.pending) ?? [];
-  const chosen = named.length ? pending.filter((t) => named.includes(t.name)) : pending;
-  const unknown = named.filter((n) => !pending.some((t) => t.name === n));
+  const named = words.map((w) => wordOf(w, pending));
+  const chosen = named.length ? pending.filter((t) => named.some((n) => n.name === t.name)) : pending;
+  const unknown = named.filter((n) => !pending.some((t) => t.name === n.name)).map((n) => n.name);
   if (unknown.length || !chosen.length) {
     say(`atrium pins: ${c.id} has no pending change${unknown.length ? ` for ${unknown.join(", ")}` : ""}; pending: ${pending.map((t) => t.name).join(", ") || "none"} (see atrium pins)`);
+    return 1;
+  }
+  // Accept takes only what was shown: every chosen change must be named with its shown digest, else nothing is accepted.
+  const unbound = accept ? chosen.filter((t) => !boundTo(named.find((n) => n.name === t.name)?.digest, t.pending!.digest)) : [];
+  if (unbound.length) {
+    const unreadable = data.unreadableSince !== undefined;
+    for (const t of unbound) {
+      const given = named.find((n) => n.name === t.name)?.digest;
+      say(given === undefined ? `atrium pins: ${c.id}.${t.name} was named without the digest atrium pins shows; here is its pending change:`
+        : digestLike(given) ? `atrium pins: ${c.id}.${t.name} changed since it was shown (shown ${given}, pending now ${shownDigest(t.pending!.digest)}); review it again:`
+        : `atrium pins: ${JSON.stringify(given)} is not the digest of ${c.id}.${t.name}'s pending change (${PIN_SHOWN_DIGEST_CHARS} hex characters, as atrium pins shows); here is its pending change:`);
+      for (const l of pendingLines(c, record!, t, unreadable)) out(l);
+    }
+    say(`atrium pins: nothing was accepted; to accept what is shown now: atrium pins accept ${c.id} ${chosen.map(shownName).join(" ")}`);
     return 1;
   }
   for (const t of chosen) {

@@ -1,11 +1,12 @@
 // A pending change in words. For the operator (`atrium pins`): the title, the part of the
 // description that changed (with a little context, clamped to PIN_DIFF_TEXT_CHARS per side), input
-// and output schema keys added or removed, and the annotation flips (readOnlyHint true → false
+// and output schema keys added or removed, each schema leaf (at any depth) that changed, was added
+// or removed, with its path and values, and the annotation flips (readOnlyHint true → false
 // reads "toward may write"). For the model (the quarantined error, search): which parts changed,
 // in atrium's own words only — never the downstream's new text, which is what is in question.
 import { PIN_DIFF_CONTEXT_CHARS, PIN_DIFF_TEXT_CHARS } from "../decisions/generated/spec.js";
 import { clip } from "../support/text/clip.js";
-import type { PinnedDefinition } from "./digest.js";
+import type { PinnedDefinition, SchemaLeaf } from "./digest.js";
 import type { Flag } from "./suspicious.js";
 import { directionOf } from "./facts.js";
 import { PinDirection } from "../decisions/generated/spec.js";
@@ -31,6 +32,22 @@ function keysLine(label: string, was: string[], now: string[]): string[] {
   return [`${label}: ${[...added.map((k) => `+${k}`), ...removed.map((k) => `-${k}`)].join(" ")}`];
 }
 
+/** The schema leaves that differ between two definitions (none when either pin predates kept leaves). */
+function leafChanges(was: PinnedDefinition, now: PinnedDefinition): { side: string; path: string; was?: string; now?: string }[] {
+  if (!was.schemaLeaves || !now.schemaLeaves) return [];
+  const byPath = (leaves: SchemaLeaf[]) => new Map(leaves.map(([side, path, value]) => [`${side}\u0000${path}`, { side, path, value }]));
+  const before = byPath(was.schemaLeaves);
+  const after = byPath(now.schemaLeaves);
+  const changes: { side: string; path: string; was?: string; now?: string }[] = [];
+  for (const [k, l] of after) if (before.get(k)?.value !== l.value) changes.push({ side: l.side, path: l.path, was: before.get(k)?.value, now: l.value });
+  for (const [k, l] of before) if (!after.has(k)) changes.push({ side: l.side, path: l.path, was: l.value });
+  return changes;
+}
+
+/** One changed leaf as a line: "input schema path: old → new", "+path: new", "-path: old". */
+const leafLine = (c: { side: string; path: string; was?: string; now?: string }) =>
+  c.was === undefined ? `${c.side} schema +${c.path}: ${c.now}` : c.now === undefined ? `${c.side} schema -${c.path}: ${c.was}` : `${c.side} schema ${c.path}: ${c.was} → ${c.now}`;
+
 /** A hint as shown: its JSON, clamped (a malformed hint may be any value). */
 const hint = (v: unknown) => (v === undefined ? "absent" : clip(JSON.stringify(v) ?? String(v), PIN_DIFF_CONTEXT_CHARS));
 
@@ -51,6 +68,7 @@ export function diffLines(was: PinnedDefinition | undefined, now: PinnedDefiniti
     lines.push(`description: - ${quote(d.was)}`, `             + ${quote(d.now)}`);
   }
   lines.push(...keysLine("input schema", was.inputKeys, now.inputKeys), ...keysLine("output schema", was.outputKeys, now.outputKeys));
+  lines.push(...leafChanges(was, now).map(leafLine));
   const flips: string[] = [];
   if (hint(was.readOnlyHint) !== hint(now.readOnlyHint)) flips.push(`readOnlyHint ${hint(was.readOnlyHint)} → ${hint(now.readOnlyHint)}`);
   if (hint(was.destructiveHint) !== hint(now.destructiveHint)) flips.push(`destructiveHint ${hint(was.destructiveHint)} → ${hint(now.destructiveHint)}`);
@@ -76,6 +94,11 @@ export function changeSummary(was: PinnedDefinition | undefined, now: PinnedDefi
     };
     keys("input", was.inputKeys, now.inputKeys);
     keys("output", was.outputKeys, now.outputKeys);
+    const leaves = leafChanges(was, now);
+    for (const side of ["input", "output"]) {
+      const n = leaves.filter((l) => l.side === side).length;
+      if (n && !parts.some((p) => p.startsWith(`its ${side} schema`))) parts.push(`its ${side} schema changed in ${n} nested part(s)`);
+    }
     if (hint(was.readOnlyHint) !== hint(now.readOnlyHint)) parts.push(`readOnlyHint ${hint(was.readOnlyHint)} → ${hint(now.readOnlyHint)}`);
     if (hint(was.destructiveHint) !== hint(now.destructiveHint)) parts.push(`destructiveHint ${hint(was.destructiveHint)} → ${hint(now.destructiveHint)}`);
     if (!parts.length) parts.push(was.annotations !== now.annotations ? "its annotations changed" : "its schemas changed");

@@ -984,6 +984,14 @@ export const PIN_PENDING_TEXT_CHARS = 4096;
 export const PIN_SCHEMA_KEYS_MAX = 64;
 /** 500 ms: How often a running atrium looks at the pin file's status (fs.watchFile) to notice atrium pins accept or reject; until it has re-read, a quarantined tool stays quarantined */
 export const PIN_WATCH_MS = 500;
+/** 65536 characters: Text of one tool's whole definition (title, description, every key and string of its input and output schemas at any depth, its annotations) screened for suspicious patterns at pin time; a definition with more is flagged too_large (its first PIN_SCREEN_CHARS_MAX characters are still screened), never passed unread; the largest in the 19 captured real catalogs is 8,391 */
+export const PIN_SCREEN_CHARS_MAX = 65536;
+/** 256 leaves: Leaves (path and value) of a tool's input and output schemas kept per pin so atrium pins shows a nested schema change where it is; the most in the 19 captured real catalogs is 207; a change past them reads as a change beyond the kept parts */
+export const PIN_SCHEMA_LEAVES_MAX = 256;
+/** 120 characters: One kept schema leaf's path, and its value, each clamped to this in the pin file and in the diff */
+export const PIN_SCHEMA_LEAF_CHARS = 120;
+/** 32 characters: Hex characters of a pending definition's sha256 that atrium pins shows and atrium pins accept must be given (tool@digest): 128 bits, so a server that lists two definitions cannot make a second with the shown prefix of the first (a birthday search of 2^64) */
+export const PIN_SHOWN_DIGEST_CHARS = 32;
 /** 60000 ms: Each call of the scripted atrium demo session */
 export const DEMO_CALL_TIMEOUT_MS = 60000;
 /** 400 searches: Times atrium demo searches again while the demo connector is still starting */
