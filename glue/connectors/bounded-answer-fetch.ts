@@ -12,6 +12,7 @@
 import type { FetchLike, JSONRPCMessage } from "@modelcontextprotocol/client";
 import { LineReader, type Line, type LineLimits } from "../transport/line-reader.js";
 import { ASCII } from "../support/encoding.js";
+import { HTTP_STATUS } from "../support/wire.js";
 import { droppedAnswer, droppedWhy } from "./dropped-answer.js";
 
 const { newline: NL, carriageReturn: CR, space: SPACE, colon: COLON } = ASCII;
@@ -36,6 +37,7 @@ export function boundedAnswerFetch(mcpUrl: string, limits: LineLimits, inner: Fe
   return async (input, init) => {
     const res = await inner(input, init);
     if (new URL(input instanceof Request ? input.url : String(input)).href !== mcp || !res.body) return res;
+    if (res.status === HTTP_STATUS.noContent || res.status === HTTP_STATUS.notModified) return res; // no body to read
     const ids = requestIds(init?.body);
     if (mediaType(res) === "text/event-stream") {
       return new Response(res.body.pipeThrough(new SseBound(limits, ids.length === 1 ? ids[0] : undefined)), { status: res.status, statusText: res.statusText, headers: res.headers });
