@@ -16,6 +16,7 @@ import { atriumUiUri, parseAtriumUiUri } from "../glue/apps/uri.js";
 import { allowAttribute, cspFor, sanitizeCsp, sanitizePermissions } from "../glue/apps/csp.js";
 import { appMeta } from "../glue/apps/result-meta.js";
 import { relayPage } from "../glue/apps/relay-page.js";
+import { PAGE_GUARD_CSP, PAGE_GUARD_SCRIPT } from "../glue/views/page-guard.js";
 
 const logs = mkdtempSync(join(tmpdir(), "atrium-apps-"));
 const logOf = (name: string) => join(logs, `${name}.log`);
@@ -225,6 +226,17 @@ describe("downstream apps, the pieces", () => {
       .toEqual({ ui: { resourceUri: "ui://atrium/c/board/board/other.html", visibility: ["app"] }, "ui/resourceUri": "ui://atrium/c/board/board/other.html", hydrate: 1 });
     expect(appMeta("board", { "ui/resourceUri": "https://not.ui" }, "ui://board/app.html")).toEqual({ ui: { resourceUri: BOARD_UI }, "ui/resourceUri": BOARD_UI });
     expect(appMeta("board", { hydrate: 1 })).toEqual({ hydrate: 1 });
+  });
+
+  it("the page the relay carries runs the page guard first, after its doctype, with its frame tags renamed", () => {
+    const carried = (html: string) => {
+      const relay = relayPage({ connector: "board", html, csp: "default-src 'none'", allow: "" });
+      const config = JSON.parse(/<script type="application\/json" id="atrium-relay">(.*?)<\/script>/s.exec(relay)![1]);
+      return Buffer.from(config.html, "base64").toString("utf8");
+    };
+    const guard = `<meta http-equiv="Content-Security-Policy" content="${PAGE_GUARD_CSP}"><script>${PAGE_GUARD_SCRIPT}</script>`;
+    expect(carried("<!-- c --> <!DOCTYPE html><html><body><iframe src=x></iframe></body></html>")).toBe(`<!-- c --> <!DOCTYPE html>${guard}<html><body><atrium-blocked-iframe src=x></atrium-blocked-iframe></body></html>`);
+    expect(carried("<p>fragment</p><embed src=y>")).toBe(`${guard}<p>fragment</p><atrium-blocked-embed src=y>`);
   });
 
   it("the relay document cannot be ended early by the page it carries", () => {

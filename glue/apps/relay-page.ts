@@ -18,7 +18,12 @@
 //                are a direct call of this connector's tool ({ address, args, … }) hand the page
 //                the tool's own arguments (`args`)
 // The policy in the <meta> binds this document and, inherited, the page (cspFor in csp.ts).
+// CSP does not govern WebRTC, so the page gets the page guard atrium's own views get
+// (views/page-guard.ts) as its first script, with the guard's Trusted Types policy, and its
+// markup's frame tags renamed (views/frame-tags.ts): no WebRTC or media capture, no child frame.
 import { ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { PAGE_GUARD_CSP, PAGE_GUARD_SCRIPT } from "../views/page-guard.js";
+import { rewriteFrameTags } from "../views/frame-tags.js";
 
 /** atrium's app-only tool a page's tools/call becomes (glue/mcp/tools/call-app-tool.ts). */
 export const APP_CALL_TOOL = "call_app_tool";
@@ -86,9 +91,19 @@ const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, "\\u003c");
 /** A value inside a double-quoted attribute. */
 const attribute = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
+/** A leading doctype (after a byte-order mark, whitespace and comments): it stays first so the page keeps its rendering mode. */
+const LEADING_DOCTYPE = /^\uFEFF?(?:\s|<!--[\s\S]*?-->)*<!doctype[^>]*>/i;
+
+/** The downstream's document with the page guard as its first script and its frame tags renamed. */
+function guardedPage(html: string): string {
+  const doctype = LEADING_DOCTYPE.exec(html)?.[0] ?? "";
+  const guard = `<meta http-equiv="Content-Security-Policy" content="${PAGE_GUARD_CSP}"><script>${PAGE_GUARD_SCRIPT}</script>`;
+  return `${doctype}${guard}${rewriteFrameTags(html.slice(doctype.length))}`;
+}
+
 /** The relay document for one downstream UI. The page travels base64 (its size known in advance: 4/3 of its bytes). */
 export function relayPage(p: RelayPage): string {
-  const config = { connector: p.connector, tool: APP_CALL_TOOL, allow: p.allow, methodNotFound: ProtocolErrorCode.MethodNotFound, html: Buffer.from(p.html, "utf8").toString("base64") };
+  const config = { connector: p.connector, tool: APP_CALL_TOOL, allow: p.allow, methodNotFound: ProtocolErrorCode.MethodNotFound, html: Buffer.from(guardedPage(p.html), "utf8").toString("base64") };
   return [
     "<!doctype html>",
     '<html lang="en"><head><meta charset="utf-8">',

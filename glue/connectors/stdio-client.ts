@@ -11,7 +11,7 @@ import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transpo
 import { LineReader, type Line, type LineLimits } from "../transport/line-reader.js";
 import type { ExitFacts } from "./start-failure.js";
 import { CONNECTOR_CLOSE_GRACE_MS } from "../decisions/generated/spec.js";
-import { DROPPED_ANSWER_CODE } from "../support/wire.js";
+import { droppedAnswer, droppedWhy } from "./dropped-answer.js";
 import { probeAnswerWords } from "./revision.js";
 
 export interface StdioClientParams { command: string; args: string[]; env: Record<string, string>; cwd?: string }
@@ -114,9 +114,9 @@ export class BoundedStdioClient implements Transport {
 
   /** An answer too large or too deep to read: its request fails now, the connection stays. */
   private dropped(line: Line): void {
-    const why = line.bytes > this.limits.maxBytes ? `was ${line.bytes} bytes, over downstream_line_bytes (${this.limits.maxBytes})` : `nested ${line.depth} deep, over downstream_depth (${this.limits.maxDepth})`;
+    const why = droppedWhy(line, this.limits);
     if (line.top.resultOrError && line.top.id !== undefined) {
-      this.onmessage?.({ jsonrpc: "2.0", id: line.top.id, error: { code: DROPPED_ANSWER_CODE, message: `the server's answer ${why}; it was dropped unread`, data: { atrium: "result_too_large" } } });
+      this.onmessage?.(droppedAnswer(line.top.id, why));
     } else {
       this.onerror?.(new Error(`a message from the server ${why}; it was dropped unread`));
     }

@@ -2,7 +2,8 @@
 // (stderr kept in the ring, exit status remembered for start-failure messages, its environment
 // from child-env.ts with the nesting marker last) or a remote Streamable HTTP server (with its
 // headers, or with atrium's OAuth provider when it has no Authorization header: glue/auth/),
-// whose requests report a lost session or an unreachable server to `onLost` (remote-loss.ts).
+// whose requests report a lost session or an unreachable server to `onLost` (remote-loss.ts). Both
+// read each message under the same bounds (downstream_line_bytes, downstream_depth).
 import { StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { core } from "../decisions/core.js";
@@ -18,6 +19,8 @@ import { ConnectorOAuth } from "../auth/provider.js";
 import { tokenStore } from "../auth/store.js";
 import { oauthOffered } from "../auth/offered.js";
 import { lossWatchingFetch, type RemoteLoss } from "./remote-loss.js";
+import { boundedAnswerFetch } from "./bounded-answer-fetch.js";
+import type { LineLimits } from "../transport/line-reader.js";
 
 export interface ConnectorTransport {
   transport: Transport;
@@ -27,21 +30,29 @@ export interface ConnectorTransport {
   probeAnswer(): string | undefined;
 }
 
+/** One message from a connector, on either transport: at most downstream_line_bytes, downstream_depth deep. */
+function messageLimits(): LineLimits {
+  const c = core();
+  return { maxBytes: c.limitDefault(Budget.downstream_line_bytes), maxDepth: c.limitDefault(Budget.downstream_depth), maxIdBytes: c.limitDefault(Budget.echo_clamp_chars) };
+}
+
 export function createTransport(config: ConnectorConfig, stderr: StderrRing, depth: number, onLost: (loss: RemoteLoss) => void): ConnectorTransport {
   if (config.kind === "http") {
     let answer: string | undefined;
     // A login is offered when the config sets no Authorization header of its own; then every
-    // answer but the MCP endpoint's is read under the auth caps before the SDK parses it.
-    const fetchFn = boundedAuthFetch(config.url, probeWatchingFetch((a) => { answer = a; }, lossWatchingFetch(config.url, onLost)));
+    // answer but the MCP endpoint's is read under the auth caps before the SDK parses it. The MCP
+    // endpoint's answers are read under the message bounds (bounded-answer-fetch.ts), before the
+    // probe watcher or the SDK reads them.
+    const mcpFetch = boundedAnswerFetch(config.url, messageLimits(), lossWatchingFetch(config.url, onLost));
+    const fetchFn = boundedAuthFetch(config.url, probeWatchingFetch((a) => { answer = a; }, mcpFetch));
     const authProvider = oauthOffered(config) ? new ConnectorOAuth(config, tokenStore(), fetchFn).forTransport() : undefined;
     const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: fetchFn, ...(authProvider && { authProvider }) });
     return { transport, pid: () => null, exit: () => undefined, probeAnswer: () => answer };
   }
-  const c = core();
   const transport = new BoundedStdioClient(
     // The nesting marker goes last so a config cannot reset it.
     { command: config.command, args: config.args, env: { ...childEnvironment(config.env, config.inheritEnv), [NESTING_ENV]: String(depth) }, cwd: config.cwd ?? undefined },
-    { maxBytes: c.limitDefault(Budget.downstream_line_bytes), maxDepth: c.limitDefault(Budget.downstream_depth), maxIdBytes: c.limitDefault(Budget.echo_clamp_chars) },
+    messageLimits(),
     (text) => stderr.push(text),
   );
   return { transport, pid: () => transport.pid, exit: () => transport.exit, probeAnswer: () => transport.probeAnswer };

@@ -5,8 +5,8 @@
 
 /**
  * atrium's own JSON-RPC error code, from the range JSON-RPC leaves to implementations (-32000 to
- * -32099): the answer of a stdio connector that was dropped unread (over downstream_line_bytes or
- * downstream_depth). Connector.callError turns it into result_too_large.
+ * -32099): the answer of a connector that was dropped unread (over downstream_line_bytes or
+ * downstream_depth; connectors/dropped-answer.ts). Connector.callError turns it into result_too_large.
  */
 export const DROPPED_ANSWER_CODE = -32090;
 

@@ -1,7 +1,8 @@
 // WebRTC is not governed by CSP: a page that can construct RTCPeerConnection sends STUN over
 // UDP to any host and port it names. These tests run a page with every attack we know
 // (test/browser/webrtc-attacks.ts), each aimed at its own UDP listener on 127.0.0.1, and
-// require silence on every listener — in the shell's nested frame and in the offline file.
+// require silence on every listener — in the shell's nested frame, in the offline file, and in a
+// downstream app's page inside atrium's relay (glue/apps/relay-page.ts), as a host renders it.
 // The positive controls run the same attacks where nothing guards them, in the same
 // Chromium, so the silence cannot be vacuous.
 import { randomUUID } from "node:crypto";
@@ -13,6 +14,8 @@ import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-cor
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { shellHtml, VIEW_CSP } from "../../glue/views/shell-page.js";
 import { writeOfflineView } from "../../glue/views/offline-file.js";
+import { relayPage } from "../../glue/apps/relay-page.js";
+import { allowAttribute, cspFor } from "../../glue/apps/csp.js";
 import { launchChromium } from "./chromium.js";
 import { buildHostBundle, FakeAtrium, type HostBundle, type HostServer, openHostPage, parseNotes, startHostServer } from "./harness.js";
 import { ATTACKS, type Attack, attackPage, type Listener, udpListener } from "./webrtc-attacks.js";
@@ -50,8 +53,9 @@ async function listeners(ctx: TestContext) {
   return { all, ports, leaks };
 }
 
-async function notesOf(view: FrameLocator | Page): Promise<Record<string, string>> {
-  await view.locator("#done").waitFor({ timeout: 20_000 });
+/** `attached`: wait for the page to have run, whether or not its frame is laid out with a size. */
+async function notesOf(view: FrameLocator | Page, state: "visible" | "attached" = "visible"): Promise<Record<string, string>> {
+  await view.locator("#done").waitFor({ timeout: 20_000, state });
   return parseNotes((await view.locator("#out").textContent()) ?? "");
 }
 
@@ -126,6 +130,25 @@ describe("WebRTC in a view (UDP listeners on 127.0.0.1)", () => {
     await sleep(LISTEN_MS);
     expect(leaks()).toEqual([]);
     expectGuarded(notes);
+  });
+
+  it("a downstream app's page in atrium's relay reaches no UDP listener by any attack, and has no constructor and no child frame", async (ctx) => {
+    const { ports, leaks } = await listeners(ctx);
+    const fake = new FakeAtrium();
+    const host = await openHostPage(context, server, (name, args) => fake.callTool(name, args));
+    ctx.onTestFailed(() => console.error(`browser console for "${ctx.task.name}":\n${host.console.join("\n")}`));
+    ctx.onTestFinished(() => host.page.close());
+    // A whole downstream document, as a server serves it (its doctype stays first).
+    const html = `<!doctype html><html><head><title>hostile app</title></head><body>${attackPage(ports)}</body></html>`;
+    await host.page.evaluate((doc) => (globalThis as any).__mount(doc, {}), relayPage({ connector: "hostile", html, csp: cspFor(undefined), allow: allowAttribute(undefined) }));
+    const app = host.page.frameLocator("#shell").frameLocator("#app");
+    // The host harness gives the relay's frame no height until the app asks for one.
+    const notes = await notesOf(app, "attached");
+    await sleep(LISTEN_MS);
+    expect(leaks()).toEqual([]);
+    expectGuarded(notes);
+    // The page kept its rendering mode: the guard went in after its doctype.
+    expect(await app.locator("body").evaluate(() => document.compatMode)).toBe("CSS1Compat");
   });
 
   it("a frame that appears by a path the guard does not wrap (DevTools inserting markup) is removed before its document can run", async (ctx) => {
