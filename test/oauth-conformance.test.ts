@@ -29,7 +29,7 @@ const expected: Record<string, string> = {
   "auth/2025-03-26-oauth-metadata-backcompat":
     "fails: a 2025-03-26 server without protected resource metadata is 'advertises no login' on the host path (authorize_connector), though `atrium auth login` logs in",
   "auth/2025-03-26-oauth-endpoint-fallback": "fails: the same 2025-03-26 host path as oauth-metadata-backcompat, with the default endpoints",
-  "auth/scope-from-www-authenticate": "fails (a warning, a SHOULD): the scope requested is the server's scopes_supported, not the 401's WWW-Authenticate scope",
+  "auth/scope-from-www-authenticate": "pass",
   "auth/scope-from-scopes-supported": "pass",
   "auth/scope-omitted-when-undefined": "pass",
   "auth/scope-step-up": "fails (a SHOULD): no second authorization request after a 403 insufficient_scope",
