@@ -312,3 +312,22 @@ describe("O11: an authorization URL is https:, or http: on loopback", () => {
     });
   }
 });
+
+describe("the scope a login asks for", () => {
+  it("is the scope the 401's WWW-Authenticate names, not the resource's whole scopes_supported (MCP authorization: scope selection)", async () => {
+    const as = await recordingServer(authServer("as"));
+    const mcp = await recordingServer(protectedServer(
+      (o) => ({ resource: `${o}/mcp`, authorization_servers: [as.origin], scopes_supported: ["files:read", "files:write", "admin"] }),
+      (o) => `Bearer resource_metadata="${o}/.well-known/oauth-protected-resource/mcp", scope="files:read"`,
+    ));
+    const url = await logInOnce(connector(`${mcp.origin}/mcp`), store());
+    expect(url.searchParams.get("scope")).toBe("files:read");
+  });
+
+  it("is the resource's scopes_supported when the 401 names no scope", async () => {
+    const as = await recordingServer(authServer("as"));
+    const mcp = await recordingServer(protectedServer((o) => ({ resource: `${o}/mcp`, authorization_servers: [as.origin], scopes_supported: ["files:read", "files:write"] })));
+    const url = await logInOnce(connector(`${mcp.origin}/mcp`), store());
+    expect(url.searchParams.get("scope")).toBe("files:read files:write");
+  });
+});

@@ -19,8 +19,8 @@ export type LoginStart =
   | { kind: "authorized" }
   | { kind: "pending"; authorizationUrl: string; done: Promise<void>; cancel(): void };
 
-/** The resource metadata URL a 401 from the MCP endpoint names (WWW-Authenticate), if it names one at the server's origin (O12). */
-async function challenge(url: string, fetchFn: FetchLike): Promise<URL | undefined> {
+/** What a 401 from the MCP endpoint names (WWW-Authenticate): its resource metadata URL if at the server's origin (O12), and the scope it asks for. */
+async function challenge(url: string, fetchFn: FetchLike): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
   try {
     const res = await withinDeadline(url, undefined, (signal) => fetchFn(url, {
       method: "POST",
@@ -30,10 +30,12 @@ async function challenge(url: string, fetchFn: FetchLike): Promise<URL | undefin
     }));
     await res.body?.cancel().catch(() => {});
     // O12: a metadata URL of another origin is not fetched; discovery asks the server's well-known locations.
-    return res.status === HTTP_STATUS.unauthorized ? metadataUrlToUse(url, extractWWWAuthenticateParams(res).resourceMetadataUrl) : undefined;
+    if (res.status !== HTTP_STATUS.unauthorized) return {};
+    const named = extractWWWAuthenticateParams(res);
+    return { resourceMetadataUrl: metadataUrlToUse(url, named.resourceMetadataUrl), scope: named.scope };
   } catch (e) {
     if (e instanceof NoAnswerInTime) throw e; // a server that does not answer: the login ends here
-    return undefined; // discovery then tries the well-known locations
+    return {}; // discovery then tries the well-known locations
   }
 }
 
@@ -55,9 +57,11 @@ export async function startLogin(config: HttpConnectorConfig, store: TokenStore,
   const state = ConnectorOAuth.newState();
   const receiver: Receiver = await startReceiver(state, { port: fixed ? Number(fixed.port) : 0, path: fixed?.pathname, waitMs: opts.waitMs });
   provider.bindLogin(receiver.redirectUrl, state);
-  const scope = config.oauth?.scope ?? undefined;
   try {
-    const resourceMetadataUrl = await challenge(config.url, fetchFn);
+    const asked = await challenge(config.url, fetchFn);
+    const resourceMetadataUrl = asked.resourceMetadataUrl;
+    // The scope the 401 asks for, else the config's (the same order as a 401 on the transport, provider.ts); without either the SDK uses scopes_supported.
+    const scope = asked.scope ?? config.oauth?.scope ?? undefined;
     const first = await auth(provider, { serverUrl: config.url, resourceMetadataUrl, fetchFn, scope, ...AUTH_OPTIONS });
     if (first === "AUTHORIZED") {
       receiver.close();
