@@ -1,16 +1,19 @@
-// The walls of ARCHITECTURE.md, held by reading the glue's import graph: only the invocation
-// path and the catalog reach connectors; tool handlers, the MCP wiring and the sandbox never
-// do; the core's door imports nothing of the glue but the generated tables; the sandbox
-// worker's side never reaches connectors, the catalog, invoke or the tools; the worker and the
-// main thread share one host-operation table. And every numeric bound of the glue lives in spec/
-// (issue 9): no number in glue/ outside the generated tables and the short allow-list below.
+// The walls of ARCHITECTURE.md. The import walls are read on the TypeScript AST (every import
+// form, test/import-walls.ts) and written as allow-lists: what each folder of glue/ MAY import
+// (FOLDER_RULES, with today's breaks of a rule named in EXCEPTIONS), who may import a guarded
+// folder (GATES: the connector layer, build time), and what a side may reach (SIDES: the sandbox
+// worker's, the MCP wiring's at run time); each rule is proven on planted violations fed to the
+// checker from memory. Then the call-path walls held by reading the code: only invoke.ts calls a
+// connector, reads its resources or asks its prompts; the MCP wiring decides nothing; the worker
+// and the main thread share one host-operation table. And every numeric bound of the glue lives in
+// spec/ (issue 9): no number in glue/ outside the generated tables and the short allow-list below.
 import { describe, it, expect } from "vitest";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, posix, relative } from "node:path";
 import ts from "typescript";
 import { repo } from "./harness/atrium-client.js";
 import { HOST_OPS } from "../glue/sandbox/host-ops.js";
-import { edgesOf, folderViolations, gateViolations, sideViolations, importsOf, resolveTarget, planted, ruleFor, IMPORT_FORMS, type Edge, type Exception, type FolderRule, type Gate, type Side } from "./import-walls.js";
+import { edgesOf, folderViolations, gateViolations, sideViolations, importsOf, parse, resolveTarget, planted, ruleFor, IMPORT_FORMS, type Edge, type Exception, type FolderRule, type Gate, type Side } from "./import-walls.js";
 
 const GLUE = join(repo, "glue");
 
@@ -132,16 +135,10 @@ function reachable(graph: Map<string, string[]>, from: string): Set<string> {
 interface NumberLiteral { file: string; line: number; text: string; value: number; table?: string }
 
 /** Every numeric and bigint literal of glue/ (TypeScript and the shell's .mts), with the top-level declaration holding it. */
-function numberLiterals(root = GLUE): NumberLiteral[] {
-  const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? walk(p) : /\.m?ts$/.test(p) ? [p] : [];
-  });
+function numberLiterals(sources: Map<string, ts.SourceFile>): NumberLiteral[] {
   const out: NumberLiteral[] = [];
-  for (const path of walk(root)) {
-    const file = relative(root, path).split("\\").join("/");
+  for (const [file, source] of sources) {
     if (file.startsWith("decisions/generated/")) continue;
-    const source = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node, table: string | undefined): void => {
       if (ts.isVariableDeclaration(node) && ts.isSourceFile(node.parent.parent.parent)) table = node.name.getText(source);
       if (ts.isNumericLiteral(node) || ts.isBigIntLiteral(node)) {
@@ -158,7 +155,8 @@ function numberLiterals(root = GLUE): NumberLiteral[] {
 }
 
 const glueSources = sources();
-const edges = edgesOf(glueSources);
+const parsed = new Map([...glueSources].map(([f, text]) => [f, parse(f, text)]));
+const edges = edgesOf(parsed);
 const graph = importGraph(edges, glueSources.keys());
 const valueGraph = importGraph(edges, glueSources.keys(), true);
 const isConnectorLayer = (f: string) => f.startsWith("connectors/");
@@ -204,7 +202,7 @@ describe("architecture walls", () => {
 
   it("every numeric bound lives in spec/: no number but 0, 1 and -1 in glue/ outside the generated tables and the allow-list", () => {
     expect(NUMBER_HOMES.length, "the allow-list stays short: a bound goes to spec/bounds.md, not here").toBeLessThanOrEqual(8);
-    const literals = numberLiterals().filter((l) => l.value !== 0 && l.value !== 1 && l.value !== -1);
+    const literals = numberLiterals(parsed).filter((l) => l.value !== 0 && l.value !== 1 && l.value !== -1);
     const homed = (l: NumberLiteral) => NUMBER_HOMES.some((h) => h.file === l.file && (h.table === undefined || h.table === l.table));
     for (const h of NUMBER_HOMES) expect(literals.some((l) => l.file === h.file && (h.table === undefined || h.table === l.table)), `allow-list entry ${h.file}${h.table ? ` ${h.table}` : ""} holds no number: remove it`).toBe(true);
 
@@ -245,18 +243,18 @@ const plantedFile = (rule: FolderRule) => rule.folder === "." ? "planted.ts" : r
 /** A glue file the rule does not let its folder import. */
 const forbiddenFor = (rule: FolderRule) => ["connectors/connector.ts", "build/view-shell.ts", "mcp/server.ts", "calls/invoke.ts", "app.ts"]
   .find((t) => folderViolations([{ from: plantedFile(rule), target: { kind: "glue", path: t }, form: "import", typeOnly: false, line: 1 }], FOLDER_RULES).length > 0)!;
-const plant = (file: string, text: string) => edgesOf(new Map([[file, text]]));
+const plant = (file: string, text: string) => edgesOf(new Map([[file, parse(file, text)]]));
 const reported = (violations: { from: string; to: string }[], from: string, to: string) => violations.some((v) => v.from === from && v.to === to);
 
 describe("import walls on the TypeScript AST", () => {
   it("the checker reads every import form, in every quote style, and resolves it to a glue file, a node built-in or an npm package", () => {
     for (const form of IMPORT_FORMS) for (const quote of ["\"", "'", "`"] as const) {
-      const refs = importsOf("x.ts", planted(form, "./y.js", quote)).filter((r) => r.specifier === "./y.js");
+      const refs = importsOf(parse("x.ts", planted(form, "./y.js", quote))).filter((r) => r.specifier === "./y.js");
       expect({ form, quote, forms: refs.map((r) => r.form) }).toEqual({ form, quote, forms: [form] });
     }
-    expect(importsOf("x.ts", "const m = require('zod/v4');").map((r) => [r.form, r.specifier])).toEqual([["require", "zod/v4"]]);
-    expect(importsOf("x.ts", "import { type A, type B } from './a.js'; import { c, type D } from './c.js';").map((r) => r.typeOnly)).toEqual([true, false]);
-    expect(importsOf("x.ts", "const n = 'm'; await import(`./${n}.js`);").map((r) => r.specifier)).toEqual([undefined]);
+    expect(importsOf(parse("x.ts", "const m = require('zod/v4');")).map((r) => [r.form, r.specifier])).toEqual([["require", "zod/v4"]]);
+    expect(importsOf(parse("x.ts", "import { type A, type B } from './a.js'; import { c, type D } from './c.js';")).map((r) => r.typeOnly)).toEqual([true, false]);
+    expect(importsOf(parse("x.ts", "const n = 'm'; await import(`./${n}.js`);")).map((r) => r.specifier)).toEqual([undefined]);
     expect([resolveTarget("mcp/tools/a.ts", "../../calls/invoke.js"), resolveTarget("a.ts", "fs"), resolveTarget("a.ts", "node:fs/promises"), resolveTarget("a.ts", "@modelcontextprotocol/client/stdio"), resolveTarget("a.ts", "../package.json")])
       .toEqual([{ kind: "glue", path: "calls/invoke.ts" }, { kind: "node", name: "fs" }, { kind: "node", name: "fs/promises" }, { kind: "npm", name: "@modelcontextprotocol/client" }, { kind: "outside", path: "../package.json" }]);
   });

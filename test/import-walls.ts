@@ -30,9 +30,11 @@ const literalText = (node: ts.Node | undefined): string | undefined =>
 const isCreateRequireCall = (node: ts.Expression): boolean =>
   ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "createRequire";
 
-/** Every module reference of one source (parsed once). */
-export function importsOf(fileName: string, text: string): ImportRef[] {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+/** One source, parsed (with parents set) for every reader of the AST. */
+export const parse = (fileName: string, text: string): ts.SourceFile => ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+
+/** Every module reference of one parsed source. */
+export function importsOf(source: ts.SourceFile): ImportRef[] {
   const refs: ImportRef[] = [];
   const add = (form: ImportForm, spec: ts.Node | undefined, typeOnly: boolean, at: ts.Node) =>
     refs.push({ form, specifier: literalText(spec), typeOnly, line: source.getLineAndCharacterOfPosition(at.getStart(source)).line + 1 });
@@ -76,10 +78,10 @@ export function resolveTarget(from: string, specifier: string | undefined): Targ
   return { kind: "npm", name: specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0] };
 }
 
-/** The import edges of a set of glue sources (glue-relative path → text), each source parsed once. */
-export function edgesOf(sources: Map<string, string>): Edge[] {
-  return [...sources].flatMap(([from, text]) =>
-    importsOf(from, text).map((r) => ({ from, target: resolveTarget(from, r.specifier), form: r.form, typeOnly: r.typeOnly, line: r.line })));
+/** The import edges of a set of parsed glue sources (glue-relative path → source). */
+export function edgesOf(sources: Map<string, ts.SourceFile>): Edge[] {
+  return [...sources].flatMap(([from, source]) =>
+    importsOf(source).map((r) => ({ from, target: resolveTarget(from, r.specifier), form: r.form, typeOnly: r.typeOnly, line: r.line })));
 }
 
 const describeTarget = (t: Target): string =>
