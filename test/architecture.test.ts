@@ -252,6 +252,7 @@ describe("import walls on the TypeScript AST", () => {
       const refs = importsOf(parse("x.ts", planted(form, "./y.js", quote))).filter((r) => r.specifier === "./y.js");
       expect({ form, quote, forms: refs.map((r) => r.form) }).toEqual({ form, quote, forms: [form] });
     }
+    expect(importsOf(parse("x.ts", "import './side-effect.js';")).map((r) => [r.form, r.specifier, r.typeOnly])).toEqual([["import", "./side-effect.js", false]]);
     expect(importsOf(parse("x.ts", "const m = require('zod/v4');")).map((r) => [r.form, r.specifier])).toEqual([["require", "zod/v4"]]);
     expect(importsOf(parse("x.ts", "import { type A, type B } from './a.js'; import { c, type D } from './c.js';")).map((r) => r.typeOnly)).toEqual([true, false]);
     expect(importsOf(parse("x.ts", "const n = 'm'; await import(`./${n}.js`);")).map((r) => r.specifier)).toEqual([undefined]);
