@@ -10,7 +10,7 @@
 // The id it answers is the dropped message's own top-level id when the scan read one, else the id of
 // the one request the POST carried. A dropped error body keeps its HTTP status with a short text.
 import type { FetchLike, JSONRPCMessage } from "@modelcontextprotocol/client";
-import { LineReader, type Line, type LineLimits } from "../transport/line-reader.js";
+import { LineReader, type Line, type LineLimits } from "../support/line-reader.js";
 import { ASCII } from "../support/encoding.js";
 import { HTTP_STATUS } from "../support/wire.js";
 import { droppedAnswer, droppedWhy } from "./dropped-answer.js";

@@ -3,7 +3,7 @@
 // (stdio-client.ts) and the bounded HTTP body and SSE event reader (bounded-answer-fetch.ts).
 // Its code and data make Connector.callError answer result_too_large, naming the bound.
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
-import type { Line, LineLimits } from "../transport/line-reader.js";
+import type { Line, LineLimits } from "../support/line-reader.js";
 import { DROPPED_ANSWER_CODE } from "../support/wire.js";
 
 /** Why `line` was dropped, naming the bound it passed; `cut`: reading stopped at the byte bound. */

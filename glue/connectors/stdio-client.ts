@@ -8,7 +8,7 @@
 import type { ChildProcess } from "node:child_process";
 import spawn from "cross-spawn";
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
-import { LineReader, type Line, type LineLimits } from "../transport/line-reader.js";
+import { LineReader, type Line, type LineLimits } from "../support/line-reader.js";
 import type { ExitFacts } from "./start-failure.js";
 import { CONNECTOR_CLOSE_GRACE_MS } from "../decisions/generated/spec.js";
 import { droppedAnswer, droppedWhy } from "./dropped-answer.js";

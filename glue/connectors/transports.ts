@@ -20,7 +20,7 @@ import { tokenStore } from "../auth/store.js";
 import { oauthOffered } from "../auth/offered.js";
 import { lossWatchingFetch, type RemoteLoss } from "./remote-loss.js";
 import { boundedAnswerFetch } from "./bounded-answer-fetch.js";
-import type { LineLimits } from "../transport/line-reader.js";
+import type { LineLimits } from "../support/line-reader.js";
 
 export interface ConnectorTransport {
   transport: Transport;

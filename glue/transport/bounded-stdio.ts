@@ -14,7 +14,7 @@ import type { Readable, Writable } from "node:stream";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { core } from "../decisions/core.js";
 import { Budget } from "../decisions/generated/spec.js";
-import { LineReader, type LineLimits } from "./line-reader.js";
+import { LineReader, type LineLimits } from "../support/line-reader.js";
 import { judgeLine, type ErrorAnswer } from "./jsonrpc-guard.js";
 
 export interface BoundedStdioOptions {

@@ -31,7 +31,7 @@ import { ProtocolErrorCode as ErrorCode, type JSONRPCMessage } from "@modelconte
 import { ASCII } from "../support/encoding.js";
 import { clampEcho } from "../support/errors.js";
 import { isJsonObject } from "../support/json-object.js";
-import type { Line, LineLimits } from "./line-reader.js";
+import type { Line, LineLimits } from "../support/line-reader.js";
 
 type RequestId = string | number;
 

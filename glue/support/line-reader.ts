@@ -7,7 +7,7 @@
 // memory beyond the kept line): UTF-8 multi-byte sequences never contain the bytes `"` or `\`,
 // so strings are tracked exactly on bytes.
 import { TOP_KEY_BYTES_KEPT } from "../decisions/generated/spec.js";
-import { ASCII } from "../support/encoding.js";
+import { ASCII } from "./encoding.js";
 
 /** What the top level of a line showed, read without parsing it. */
 interface TopLevel {
