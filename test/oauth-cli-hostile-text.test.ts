@@ -2,7 +2,7 @@
 // small node:http server playing the MCP server, its RFC 9728 metadata, the AS metadata and
 // dynamic registration): its error_description and its revocation_endpoint carry ESC/CSI/OSC
 // sequences, BEL and RLO meant to repaint the terminal (a fake "logged in" line, a window title).
-// What the CLI prints shows them as visible escapes (glue/support/text/escape.ts), never raw.
+// What the CLI prints, and the auth_required the model reads, show them as visible escapes (glue/support/text/escape.ts), never raw.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
@@ -10,11 +10,11 @@ import type { AddressInfo } from "node:net";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { atriumBin } from "./harness/atrium-client.js";
+import { atriumBin, startAtrium } from "./harness/atrium-client.js";
+import { waitFor } from "./harness/until.js";
 
 /** Every raw character a terminal could act on or reorder. */
-// eslint-disable-next-line no-control-regex
-const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/;
+const RAW = /(?![\n\t])[\p{Cc}\p{Cf}\u2028\u2029]/u;
 /** Moves up a line, erases it and writes atrium's success words over it; sets the window title; reverses what follows. */
 const REPAINT = "\r\u001b[1A\u001b[2Katrium: logged in to prot\u001b]0;atrium: logged in\u0007 \u202edeliaf\u202c";
 
@@ -69,6 +69,16 @@ function cli(args: string[], onStderr?: (text: string) => void): Promise<Run> {
   });
 }
 
+/** What the hostile AS sends the browser back with, for the login at `authorizationUrl`: an error, described with terminal sequences. */
+async function redirectWithError(authorizationUrl: string): Promise<void> {
+  const login = new URL(authorizationUrl);
+  const back = new URL(login.searchParams.get("redirect_uri")!);
+  back.searchParams.set("state", login.searchParams.get("state")!);
+  back.searchParams.set("error", "access_denied");
+  back.searchParams.set("error_description", REPAINT);
+  await (await fetch(back)).body?.cancel();
+}
+
 describe("atrium auth prints a hostile authorization server's words as visible escapes", () => {
   it("auth login: an error_description with ESC, OSC, BEL and RLO cannot overwrite a line with a fake \"logged in\"", async () => {
     let redirected = false;
@@ -76,13 +86,7 @@ describe("atrium auth prints a hostile authorization server's words as visible e
       const m = /open this URL in a browser:\s+(\S+)/.exec(text);
       if (!m || redirected) return;
       redirected = true;
-      // What the hostile AS sends the browser back with: an error, described with terminal sequences.
-      const login = new URL(m[1]!);
-      const back = new URL(login.searchParams.get("redirect_uri")!);
-      back.searchParams.set("state", login.searchParams.get("state")!);
-      back.searchParams.set("error", "access_denied");
-      back.searchParams.set("error_description", REPAINT);
-      void fetch(back).then((r) => r.body?.cancel());
+      void redirectWithError(m[1]!);
     });
     expect(redirected).toBe(true);
     expect(run.code).toBe(1);
@@ -101,5 +105,24 @@ describe("atrium auth prints a hostile authorization server's words as visible e
     expect(run.stdout).not.toMatch(RAW);
     expect(run.stdout).toContain("\\u001B]0;atrium: logged in\\u0007");
     expect(run.stdout).toContain("deleted the local tokens");
+  });
+
+  it("authorize_connector: the auth_required the model reads shows the server's error_description with visible escapes", async () => {
+    const a = await startAtrium({ config: { mcpServers: { prot: { url: `${base}/mcp` } } } });
+    try {
+      await a.call("search_tools", { query: "anything", connector: "prot" }); // waits for its start to settle (needs_auth)
+      const started = (await a.call("authorize_connector", { connector: "prot" })).structuredContent as { authorizationUrl: string };
+      await redirectWithError(started.authorizationUrl);
+      let error = { code: "", message: "" };
+      await waitFor(async () => {
+        error = ((await a.call("authorize_connector", { connector: "prot" })).structuredContent as { error?: typeof error }).error ?? error;
+        return error.code === "auth_required";
+      }, "the failed login is reported");
+      expect(error.message).toContain("access_denied");
+      expect(error.message).not.toMatch(RAW);
+      expect(error.message).toContain("\\u001B[1A\\u001B[2Katrium: logged in to prot\\u001B]0;atrium: logged in\\u0007 \\u202Edeliaf\\u202C");
+    } finally {
+      await a.close();
+    }
   });
 });

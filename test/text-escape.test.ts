@@ -14,8 +14,7 @@ import { AtriumError } from "../glue/support/errors.js";
 import { APPROVAL_ARGS_SHOWN_CHARS } from "../glue/decisions/generated/spec.js";
 
 /** Every raw character the escaper must never let through. */
-// eslint-disable-next-line no-control-regex
-const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/;
+const RAW = /(?![\n\t])[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
 interface Question { message: string }
 interface Session { a: Atrium; questions: Question[]; records(): { tool: string; args: Record<string, unknown> }[] }
@@ -58,6 +57,8 @@ describe("the one escaper", () => {
     expect(escapeShown("line\n\tnext\u202e", { keepLines: true })).toBe("line\n\tnext\\u202E");
     expect(escapeOneLine("one\n two\u0085")).toBe("one two\\u0085");
     expect(escapeShown("plain words, üñíçødé and emoji 🙂")).toBe("plain words, üñíçødé and emoji 🙂");
+    // Invisible tag characters (hidden instructions spelled in U+E0000–U+E007F) are shown too.
+    expect(escapeShown("ok\u{E0049}\u{E0047}")).toBe("ok\\u{E0049}\\u{E0047}");
   });
 
   it("an error message the model reads carries no raw ESC or RLO (auth_required from a server's words)", () => {
