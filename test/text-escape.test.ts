@@ -8,7 +8,9 @@ import { describe, it, expect } from "vitest";
 import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { startAtrium, fixture, programValue, type Atrium } from "./harness/atrium-client.js";
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { startAtrium, atriumBin, fixture, programValue, type Atrium } from "./harness/atrium-client.js";
 import { escapeOneLine, escapeShown } from "../glue/support/text/escape.js";
 import { AtriumError } from "../glue/support/errors.js";
 import { APPROVAL_ARGS_SHOWN_CHARS } from "../glue/decisions/generated/spec.js";
@@ -122,4 +124,19 @@ describe("a hostile downstream cannot make the question differ from the call", (
       expect(said.join("\n")).toContain("esc\\u001B[2Kname");
     });
   });
+
+  it("doctor names the refused tool names with visible escapes, warns, and prints no raw control character", () => {
+    const dir = mkdtempSync(join(tmpdir(), "atrium-escape-doctor-"));
+    try {
+      const config = join(dir, "atrium.json");
+      writeFileSync(config, JSON.stringify({ mcpServers: { h: { command: process.execPath, args: [fixture("hostile-text-server"), join(dir, "writes.log")], pins: "off" } } }));
+      const r = spawnSync(process.execPath, [atriumBin, "doctor", "--config", config], { env: { ...process.env, ATRIUM_STATE_DIR: join(dir, "state") }, encoding: "utf8" });
+      expect(r.status).toBe(1);
+      expect(r.stdout).not.toMatch(RAW);
+      expect(r.stdout).toContain('! refused 2 tool name(s) with a control, bidi or zero-width character (not listed, not callable): "bad\\u000Aname", "esc\\u001B[2Kname"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
+
