@@ -10,7 +10,7 @@ import { APPROVAL_TOOL_SHOWN_CHARS } from "../glue/decisions/generated/spec.js";
 
 const question = (title: string, name = "file_ticket"): Question => ({
   entry: { address: `tracker.${name}`, connectorId: "tracker", name, title, description: "", inputSchema: {}, safety: "approval", reason: "not_annotated", maxResultBytes: 1, appVisibility: 0, appWrites: false } as unknown as CatalogEntry,
-  argsJson: JSON.stringify({ title: "x" }),
+  argsShown: JSON.stringify({ title: "x" }),
   reason: "file the ticket",
   source: "async () => 1",
   restCalls: 0,

@@ -8,16 +8,24 @@
 // activity event (connector, tool and a reason code: never the arguments, the reason or the source).
 import type { Core } from "../decisions/core.js";
 import type { CatalogEntry } from "../catalog/entry.js";
-import { ApprovalAsk, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, Budget, BudgetCheck, GrantMatch, GrantState, type ApprovalChannel, type ApprovalReply, type ElicitationSupport, type Revision } from "../decisions/generated/spec.js";
+import { APPROVAL_ARGS_SHOWN_CHARS, ApprovalAsk, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, Budget, BudgetCheck, GrantMatch, GrantState, type ApprovalChannel, type ApprovalReply, type ElicitationSupport, type Revision } from "../decisions/generated/spec.js";
 import { codeName } from "../decisions/code-names.js";
 import { argKeySet, markOf } from "../decisions/facts/approval.js";
 import { approvalDeclinedText, approvalRefusalText } from "../decisions/messages.js";
 import { AtriumError, overBudget } from "../support/errors.js";
 import { approvalRequired } from "./approval-refusal.js";
 import { noActivity, type ActivitySink } from "../activity/events.js";
+import { escapeShown } from "../support/text/escape.js";
 
-/** What the person is shown: the call, the program's reason and source, and how many further calls "the rest" would cover (0: not offered). */
-export interface Question { entry: CatalogEntry; argsJson: string; reason?: string; source: string; restCalls: number }
+/** A write whose arguments the question could not show in full: invalid_args naming the bound, before anything is asked. */
+const argsTooLongToShow = (entry: CatalogEntry, chars: number) => new AtriumError(
+  "invalid_args",
+  `${entry.address} was not asked and did not run: its arguments are ${chars} characters as shown, over APPROVAL_ARGS_SHOWN_CHARS (${APPROVAL_ARGS_SHOWN_CHARS}), and a question never hides part of them; pass smaller arguments (split the write, or leave out what the tool does not need)`,
+  { details: { address: entry.address, bound: "APPROVAL_ARGS_SHOWN_CHARS", limit: APPROVAL_ARGS_SHOWN_CHARS, chars } },
+);
+
+/** What the person is shown: the call (its arguments as JSON, escaped and in full), the program's reason and source, and how many further calls "the rest" would cover (0: not offered). */
+export interface Question { entry: CatalogEntry; argsShown: string; reason?: string; source: string; restCalls: number }
 /** The person's answer as a reply code; `timedOut` when the wait ran out with the question open (then the reply is `cancel`). */
 export interface Answer { reply: ApprovalReply; timedOut: boolean }
 
@@ -94,6 +102,9 @@ export class RunApprovals {
     // The question travels as the core said or not at all: a channel this request cannot serve
     // (an elicitation request on 2026-07-28, which the SDK refuses) fails closed.
     if (d.channel !== this.channel.serves) throw approvalRequired(entry, args, argsJson, { text: approvalRefusalText.channel_not_served, reason: "channel_not_served" });
+    // Never ask a question that hides an argument: arguments the question cannot show in full are refused.
+    const argsShown = escapeShown(argsJson);
+    if (argsShown.length > APPROVAL_ARGS_SHOWN_CHARS) throw argsTooLongToShow(entry, argsShown.length);
     if (this.core.budgetCheck(Budget.approval_wait_ms, this.waited, 1, waitMs) !== BudgetCheck.ok) throw overBudget("approval_wait_ms", waitMs, this.waited, 1, approvalRefusalText.approval_wait_ms);
     const room = this.core.budgetRoom(Budget.approval_wait_ms, this.waited, waitMs);
     const offered = d.offer === ApprovalOffer.offered;
@@ -103,7 +114,7 @@ export class RunApprovals {
     const started = performance.now();
     let answer: Answer;
     try {
-      answer = await this.channel.ask({ entry, argsJson, reason, source: this.source, restCalls: offered ? grantCalls : 0 }, { signal: run.signal, timeoutMs: room });
+      answer = await this.channel.ask({ entry, argsShown, reason, source: this.source, restCalls: offered ? grantCalls : 0 }, { signal: run.signal, timeoutMs: room });
     } catch (e) {
       this.activity.approval("declined", entry.connectorId, entry.name, "withdrawn");
       throw e;

@@ -18,7 +18,7 @@ import { NO_PIN_FACTS } from "../pins/facts.js";
 import { matchName, nearestAddresses, splitAddress } from "./resolver.js";
 import { nearestNames } from "../support/text/nearest-names.js";
 import { addressText } from "../decisions/messages.js";
-import { printable } from "../support/text/printable.js";
+import { stripTerminalSequences } from "../support/text/escape.js";
 
 /** Without a pin service (a test's catalog), every tool is judged as with pins "off". */
 const UNPINNED: PinVerdict = { state: "matches", facts: NO_PIN_FACTS };
@@ -136,8 +136,8 @@ export class Catalog {
           connectorId: connector.id,
           name: tool.name,
           // Escape sequences and control characters never reach search rows or describe (the pins read the listing as is).
-          title: tool.title === undefined ? undefined : printable(tool.title),
-          description: printable(tool.description),
+          title: tool.title === undefined ? undefined : stripTerminalSequences(tool.title),
+          description: stripTerminalSequences(tool.description),
           inputSchema: tool.inputSchema,
           safety: d.class === ToolClass.read_only ? "read_only" : "approval",
           reason: codeName(ClassReason, d.reason) ?? "invalid_facts",

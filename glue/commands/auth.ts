@@ -1,7 +1,9 @@
 // `atrium auth login|logout|status`: a remote connector's login from a terminal. login prints the
 // URL to open on stderr and waits (OAUTH_LOGIN_WAIT_MS) on the loopback receiver; logout revokes
 // at the authorization server, then deletes the local copy; status says, per remote connector,
-// whether it is logged in and where tokens are kept. No token value is ever printed.
+// whether it is logged in and where tokens are kept. No token value is ever printed, and no
+// server's words reach the terminal raw: every printed line goes through the one escaper
+// (support/text/escape.ts), so an error_description or a revocation_endpoint cannot repaint a line.
 import type { AtriumConfig, ConnectorConfig, HttpConnectorConfig } from "../config/schema.js";
 import { tokenStore } from "../auth/store.js";
 import { oauthOffered } from "../auth/offered.js";
@@ -9,8 +11,12 @@ import { startLogin } from "../auth/flow.js";
 import { logout } from "../auth/revocation.js";
 import { OAUTH_LOGIN_WAIT_MS } from "../decisions/generated/spec.js";
 import { MS_PER_SECOND } from "../support/format.js";
+import { escapeShown } from "../support/text/escape.js";
 
-const say = (line: string) => process.stderr.write(`${line}\n`);
+/** A line for stderr; atrium's own line breaks (the URL block) are kept, every other control, bidi or zero-width character is escaped. */
+const say = (line: string) => process.stderr.write(`${escapeShown(line, { keepLines: true })}\n`);
+/** One line for stdout, escaped whole: a server's words in it stay on it. */
+const print = (line: string) => process.stdout.write(`${escapeShown(line)}\n`);
 
 function remote(config: AtriumConfig, id: string): HttpConnectorConfig | string {
   const c = config.connectors.find((x) => x.id === id);
@@ -32,7 +38,7 @@ export async function authCommand(config: AtriumConfig, words: string[]): Promis
   }
   if (action === "logout") {
     const out = await logout(c, tokenStore());
-    for (const l of out.lines) process.stdout.write(`${l}\n`);
+    for (const l of out.lines) print(l);
     return out.ok ? 0 : 1;
   }
   try {
@@ -46,7 +52,8 @@ export async function authCommand(config: AtriumConfig, words: string[]): Promis
     say(`atrium: logged in to ${c.id}; tokens stored in ${tokenStore().where().words}`);
     return 0;
   } catch (e) {
-    say(`atrium: ${c.id}: ${(e as Error).message}`);
+    // The message quotes the server (error_description): one line, escaped.
+    say(`atrium: ${c.id}: ${escapeShown((e as Error).message)}`);
     return 1;
   }
 }
@@ -54,9 +61,9 @@ export async function authCommand(config: AtriumConfig, words: string[]): Promis
 function status(connectors: ConnectorConfig[]): number {
   const store = tokenStore();
   const remotes = connectors.filter((c): c is HttpConnectorConfig => c.kind === "http");
-  if (!remotes.length) process.stdout.write("no remote (Streamable HTTP) connectors in the config\n");
-  for (const c of remotes) process.stdout.write(`${c.id} (${c.url}): ${loginWords(c)}\n`);
-  process.stdout.write(`tokens are kept in: ${store.where().words}\n`);
+  if (!remotes.length) print("no remote (Streamable HTTP) connectors in the config");
+  for (const c of remotes) print(`${c.id} (${c.url}): ${loginWords(c)}`);
+  print(`tokens are kept in: ${store.where().words}`);
   return 0;
 }
 

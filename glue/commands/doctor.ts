@@ -4,8 +4,11 @@
 // approval-required and why, the reason for each failure (a remote connector that needs a login
 // names `atrium auth login`), pending changes of pinned tool definitions (`atrium pins`), operator lists that name tools a
 // server does not have, a readOnlyTools line to review for unannotated tools, and what an atrium
-// serving the same config file last did with an edit of it (doctor-reload.ts). A failed
-// connector's stderr is shown once per distinct line, with how often it came (each start repeats it).
+// serving the same config file last did with an edit of it (doctor-reload.ts), and tool names
+// refused at listing for a control, bidi or zero-width character. A failed connector's stderr is
+// shown once per distinct line, with how often it came (each start repeats it). Every line goes
+// through the one escaper (support/text/escape.ts): a server's words (its stderr, its errors)
+// never reach the terminal raw.
 // Exit 0 only when every enabled connector is ready, none has a quarantined tool, and every operator list applies.
 import { createApp } from "../app.js";
 import type { AtriumConfig } from "../config/schema.js";
@@ -19,6 +22,7 @@ import { reloadLines } from "./doctor-reload.js";
 import { whereOf } from "../pins/pin-file.js";
 import { semanticReport } from "../embeddings/doctor-line.js";
 import { toolText } from "../embeddings/tool-text.js";
+import { escapeShown } from "../support/text/escape.js";
 
 type App = ReturnType<typeof createApp>;
 type Connector = App["registry"]["connectors"][number];
@@ -53,7 +57,7 @@ export async function doctor(config: AtriumConfig, source: string, version: stri
   const search = await semanticReport(config.search, entries);
   const enabled = config.connectors.filter((c) => !c.disabled).length;
   out.push(...(config.connectors.length ? [""] : []), ...search.lines, ...summary(source, config.connectors.length, enabled, { failed, warned, quarantining }));
-  process.stdout.write(out.join("\n") + "\n");
+  process.stdout.write(out.map((line) => escapeShown(line)).join("\n") + "\n");
   return enabled > 0 && failed === 0 && warned === 0 && quarantining === 0 && !search.problem ? 0 : 1;
 }
 
@@ -99,7 +103,10 @@ function readyReport(app: App, c: Connector): { lines: string[]; unlisted: numbe
     if (line) lines.push(`       suggestion to review (not applied): these names look read-only; if those tools only read, set in mcpServers.${c.id}:`, `         ${line}`);
     else lines.push(`       if some of them only read, list them in mcpServers.${c.id}.readOnlyTools`);
   }
-  return { lines, unlisted: unlisted.length, quarantined: quarantined.length };
+  const refused = [...c.refusedNames];
+  if (refused.length) lines.push(`     ! refused ${refused.length} tool name(s) with a control, bidi or zero-width character (not listed, not callable): ${refused.map((n) => `"${escapeShown(n)}"`).join(", ")}`);
+  // A refused name is a warning like an operator list entry without effect.
+  return { lines, unlisted: unlisted.length + refused.length, quarantined: quarantined.length };
 }
 
 /** The revision a ready connector speaks, how atrium reached it, and how its list stays fresh. */

@@ -11,6 +11,7 @@
 // on toward the host (prompts changes, questions) goes through connectors/passthrough.ts.
 import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, type ProgressCallback, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
+import { escapeShown, hasUnsafeText } from "../support/text/escape.js";
 import { AtriumError, clampEcho } from "../support/errors.js";
 import { StderrRing } from "./stderr-ring.js";
 import { createTransport, type ConnectorTransport } from "./transports.js";
@@ -47,6 +48,8 @@ export class Connector {
   tools: DownstreamTool[] = [];
   /** Names the listing carried more than once (spec R11: never read-only). */
   duplicates = new Set<string>();
+  /** Tool names refused at listing for a control, bidi or zero-width character (not listed, not callable); each is said once on stderr. */
+  readonly refusedNames = new Set<string>();
   /** From tools/list_changed (or its last listing's ttlMs running out) until the new list is in (spec R10: never read-only). */
   refreshing = false;
   /** The protocol revision of the current (or last) connection, e.g. "2026-07-28"; undefined before one worked. */
@@ -349,17 +352,28 @@ export class Connector {
     return { tools, ttlMs };
   }
 
-  /** Keeps the first definition of each name and remembers the names listed more than once. */
+  /**
+   * Keeps the first definition of each name and remembers the names listed more than once. A name
+   * with a control, bidi or zero-width character (a line break, an ESC) could lay out or repaint
+   * the lines it is shown on, or read as another name: refused, said once on stderr, escaped.
+   */
   private setTools(listed: DownstreamTool[]): void {
     const seen = new Set<string>();
     const duplicates = new Set<string>();
     const tools: DownstreamTool[] = [];
     for (const t of listed) {
-      if (seen.has(t.name)) duplicates.add(t.name);
+      if (hasUnsafeText(t.name)) this.refuseName(t.name);
+      else if (seen.has(t.name)) duplicates.add(t.name);
       else { seen.add(t.name); tools.push(t); }
     }
     this.tools = tools;
     this.duplicates = duplicates;
+  }
+
+  private refuseName(name: string): void {
+    if (this.refusedNames.has(name)) return;
+    this.refusedNames.add(name);
+    process.stderr.write(`atrium: connector ${this.id} refused the tool name "${escapeShown(name)}": it carries a control, bidi or zero-width character, so it is not listed and cannot be called\n`);
   }
 
   /** tools/list_changed (or a listing past its ttlMs): fail closed at once, then fetch the new list (retried with backoff). */

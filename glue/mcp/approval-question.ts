@@ -2,31 +2,34 @@
 // that runs the program (spec/approvals.md P1): on 2025-11-25 an elicitation/create request in
 // form mode, related to that request (on 2026-07-28 the same question rides an input-required
 // result: mcp/parked-runs.ts). It owns the question's text (the tool, the exact arguments,
-// the program's reason and source, each cut at its bound in spec/bounds.md with the full length
-// stated), its one-field schema, and reading the result as the person's answer. Withdrawing: the
-// run's signal cancels the request (the SDK sends notifications/cancelled); the wait budget is its
+// the program's reason and source, every control, bidi and zero-width character escaped; the
+// arguments in full, the rest cut at its bound in spec/bounds.md with the full length stated),
+// its one-field schema, and reading the result as the person's answer. Withdrawing: the run's
+// signal cancels the request (the SDK sends notifications/cancelled); the wait budget is its
 // timeout. Decides nothing: whether to ask, and what the answer does, are the core's.
 import { SdkError, SdkErrorCode, type ElicitRequestFormParams, type ServerContext } from "@modelcontextprotocol/server";
-import { APPROVAL_ARGS_SHOWN_CHARS, APPROVAL_SOURCE_SHOWN_CHARS, APPROVAL_TOOL_SHOWN_CHARS, ApprovalChannel, ApprovalReply, Revision } from "../decisions/generated/spec.js";
+import { APPROVAL_SOURCE_SHOWN_CHARS, APPROVAL_TOOL_SHOWN_CHARS, ApprovalChannel, ApprovalReply, Revision } from "../decisions/generated/spec.js";
 import { CHOICE_FIELD, CHOICES, elicitationOf, replyOf } from "../decisions/facts/approval.js";
 import { requestCapabilities } from "../decisions/facts/host.js";
 import { approvalQuestionText as words } from "../decisions/messages.js";
 import type { Answer, Question, QuestionChannel } from "../calls/approvals.js";
 import { clip, cutText } from "../support/text/clip.js";
+import { escapeOneLine, escapeShown } from "../support/text/escape.js";
 
-/** `text` cut at `max` characters, saying how long it was in all. */
-const shown = (text: string, max: number) => cutText(text, max, words.cut);
-/** Text a downstream server wrote, on one line and at most APPROVAL_TOOL_SHOWN_CHARS. */
-const oneLine = (text: string) => clip(text.replace(/\s+/g, " "), APPROVAL_TOOL_SHOWN_CHARS);
+/** Program text, its lines kept and every other control, bidi or zero-width character escaped, cut at `max` characters, saying how long it was in all. */
+const shown = (text: string, max: number) => cutText(escapeShown(text, { keepLines: true }), max, words.cut);
+/** Text a downstream server wrote, escaped on one line and at most APPROVAL_TOOL_SHOWN_CHARS. */
+const oneLine = (text: string) => clip(escapeOneLine(text), APPROVAL_TOOL_SHOWN_CHARS);
 
 export function questionParams(q: Question): ElicitRequestFormParams {
   const message = [
     words.intro,
     // The title and the address are the downstream server's words: one line each, cut.
     words.tool(oneLine(q.entry.title ?? q.entry.name), oneLine(q.entry.address), q.entry.connectorId),
-    `${words.args}: ${shown(q.argsJson, APPROVAL_ARGS_SHOWN_CHARS)}`,
+    // In full, never cut: arguments over APPROVAL_ARGS_SHOWN_CHARS are refused before any question (calls/approvals.ts).
+    `${words.args}: ${q.argsShown}`,
     // One line: a reason cannot lay out lines of its own that read like atrium's.
-    `${words.reason}: ${q.reason === undefined ? words.noReason : q.reason.replace(/\s+/g, " ")}`,
+    `${words.reason}: ${q.reason === undefined ? words.noReason : escapeOneLine(q.reason)}`,
     `${words.source}:\n${shown(q.source, APPROVAL_SOURCE_SHOWN_CHARS)}`,
   ].join("\n");
   const choices = [{ const: CHOICES.once, title: words.once }, ...(q.restCalls > 0 ? [{ const: CHOICES.rest, title: words.rest(q.restCalls) }] : [])];

@@ -3,6 +3,7 @@
 import { core } from "../decisions/core.js";
 import { Budget, ErrorCode, type BudgetName, type ErrorCodeName } from "../decisions/generated/spec.js";
 import { clip } from "./text/clip.js";
+import { escapeShown } from "./text/escape.js";
 
 export interface NextAction { tool: string; arguments: Record<string, unknown>; purpose: string }
 export interface ErrorBody {
@@ -30,8 +31,9 @@ export class AtriumError extends Error {
   get retryable(): boolean {
     return core().errorRetryableWhen(ErrorCode[this.code], this.recovering) === 1;
   }
+  /** The body the model reads: the message may quote a server or a program, so it is escaped (support/text/escape.ts). */
   toJSON(): ErrorBody {
-    return { code: this.code, message: this.message, retryable: this.retryable, ...(this.nextAction && { nextAction: this.nextAction }), ...(this.details && { details: this.details }) };
+    return { code: this.code, message: escapeShown(this.message, { keepLines: true }), retryable: this.retryable, ...(this.nextAction && { nextAction: this.nextAction }), ...(this.details && { details: this.details }) };
   }
 }
 

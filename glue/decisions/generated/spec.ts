@@ -910,7 +910,7 @@ export const ACTIVITY_FOLLOW_POLL_MS = 250;
 export const ACTIVITY_QUEUE_LINES_MAX = 1024;
 /** 500 characters: reason a program passes to atrium.call (shown to the person in the question, never forwarded); a longer one is refused as invalid_args */
 export const APPROVAL_REASON_CHARS_MAX = 500;
-/** 2000 characters: The call's arguments as JSON in the question; longer ones are cut there, with their full length stated */
+/** 2000 characters: The call's arguments as JSON in the question (control, bidi and zero-width characters escaped), always shown in full; a write whose arguments are longer is refused with invalid_args naming this bound before anything is asked */
 export const APPROVAL_ARGS_SHOWN_CHARS = 2000;
 /** 2000 characters: The program's source in the question; a longer one is cut there, with its full length stated */
 export const APPROVAL_SOURCE_SHOWN_CHARS = 2000;
