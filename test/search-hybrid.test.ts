@@ -38,11 +38,12 @@ const config = (search: Record<string, unknown> = {}) => ({
 const addresses = (found: { results: { address: string }[] }) => found.results.map((r) => r.address);
 
 /** Searches until the answer is hybrid (the vectors are in), bounded. */
-async function untilHybrid(a: Atrium, query: string, timeoutMs = 60_000): Promise<any> {
-  const until = Date.now() + timeoutMs;
+// Waits for the semantic layer as long as the test's own timeout allows: how long the bundled model takes
+// to embed the catalog depends on how busy the machine is, so no deadline of its own.
+async function untilHybrid(a: Atrium, query: string): Promise<any> {
   for (;;) {
     const found = await a.json("search_tools", { query });
-    if (found.ranking === "hybrid" || Date.now() > until) return found;
+    if (found.ranking === "hybrid") return found;
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -76,7 +77,7 @@ describe("hybrid search in a running atrium", () => {
     expect(addresses(secondPage)).toEqual([addresses(before)[1]]);
     const hybridNext = await atrium.json("search_tools", { query: "incidents", limit: 1, cursor: (await atrium.json("search_tools", { query: "incidents", limit: 1 })).nextCursor });
     expect(hybridNext.ranking).toBe("hybrid");
-  }, 90_000);
+  }, 240_000);
 
   it("with the bundled model, a paraphrase that shares no word with its tool ranks it first once the vectors are in; a program's atrium.search ranks the same", async () => {
     atrium = await startAtrium({ config: config() });
@@ -86,7 +87,7 @@ describe("hybrid search in a running atrium", () => {
     const inProgram = await atrium.value(`async () => atrium.search(${JSON.stringify(PARAPHRASE)})`);
     expect(inProgram.ranking).toBe("hybrid");
     expect(inProgram.results.map((r: { address: string; score: number }) => [r.address, r.score])).toEqual(found.results.map((r: { address: string; score: number }) => [r.address, r.score]));
-  }, 90_000);
+  }, 240_000);
 
   it("with atrium.search.semantic false, every answer is lexical and the paraphrase's tool is not first", async () => {
     atrium = await startAtrium({ config: config({ semantic: false }) });
@@ -107,7 +108,7 @@ describe("hybrid search in a running atrium", () => {
     expect(later.ranking).toBe("hybrid");
     expect(addresses(later)[0]).toBe(TOOL); // the bundled model's meaning, not the stand-in's letters
     expect(atrium.stderr().match(/embedding endpoint .* dropped/g)).toHaveLength(1);
-  }, 90_000);
+  }, 240_000);
 
   it("an endpoint that hangs is dropped after EMBED_ENDPOINT_MS; search answers lexically at once meanwhile", async () => {
     standIn = await startStandIn("ollama");
@@ -119,7 +120,7 @@ describe("hybrid search in a running atrium", () => {
     const later = await untilHybrid(atrium, PARAPHRASE);
     expect(later.ranking).toBe("hybrid");
     expect(atrium.stderr()).toMatch(/embedding endpoint .* dropped/);
-  }, 90_000);
+  }, 240_000);
 });
 
 describe("doctor and a hanging endpoint", () => {

@@ -125,7 +125,7 @@ export function createDemoServer(): McpServer {
     "list_incidents",
     {
       title: "List incidents",
-      description: "List incidents newest first, optionally filtered by status, service or severity, one page at a time.",
+      description: `List incidents newest first, optionally filtered by status (${INCIDENT_STATUSES.join(", ")}), service or severity, one page at a time.`,
       inputSchema: {
         status: z.enum(INCIDENT_STATUSES).optional().describe("Only incidents in this status."),
         service: z.string().optional().describe("Only incidents for this service id (see list_services)."),
