@@ -39,7 +39,7 @@ describe("semantic search in a running atrium", () => {
 
     standIn.release();
     await standIn.arrived(2); // then the catalog's tools are embedded
-    expect(standIn.requests[1]!.input).toContain("list incidents (desk): List incidents. List incidents newest first, optionally filtered by status, service or severity, one page at a time.");
+    expect(standIn.requests[1]!.input).toContain("list incidents (desk): List incidents. List incidents newest first, optionally filtered by status (open, investigating, resolved, closed), service or severity, one page at a time.");
   }, 60_000);
 
   it("the embedder is not started while a connector's first start is still going: a cold start never shares the CPU with the model", async () => {
