@@ -10,7 +10,7 @@ import type { RunApprovals, RunClock } from "./approvals.js";
 export interface RunOfCall { approvals: RunApprovals; clock: RunClock }
 
 /** The callers with calls out to one connector. */
-export interface CallersOut { runs: RunOfCall[]; direct: number }
+interface CallersOut { runs: RunOfCall[]; direct: number }
 
 class CallsInFlight {
   /** By connector: each run's count of calls out (keyed by its approvals), and the direct calls out. */
