@@ -1,5 +1,5 @@
 // Approvals inside programs (spec/approvals.md, P1–P10). Fails closed.
-import { ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, Budget, BudgetCheck, DownstreamAsk, ElicitationSupport, GrantMatch, GrantState, LimitCheck, QuestionFit, QuestionMode, Revision } from "./generated/spec";
+import { ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, Budget, BudgetCheck, DownstreamAsk, ElicitationSupport, GrantMatch, GrantState, LimitCheck, QuestionFit, QuestionMode, QuestionOwner, Revision } from "./generated/spec";
 import { budgetCheck, limitAccepts } from "./budgets";
 
 /** Packs a question's answer: answer | channel << 4 | offer << 8. */
@@ -65,4 +65,12 @@ export function downstreamAsk(revision: i32, elicitation: i32, mode: i32, fit: i
   const both = elicitation == ElicitationSupport.form_and_url;
   if (mode == QuestionMode.form) return both || elicitation == ElicitationSupport.form ? DownstreamAsk.forward : DownstreamAsk.decline_not_declared;
   return both || elicitation == ElicitationSupport.url_only ? DownstreamAsk.forward : DownstreamAsk.decline_not_declared;
+}
+
+/** P13: whose question a forwarded downstream question is (the runs and direct calls in flight to the asking connector), and whether that run may still ask. */
+export function downstreamOwner(runs: i32, direct: i32, asked: i32, askLimit: i32): i32 {
+  if (runs < 0 || direct < 0 || asked < 0 || askLimit < 0) return QuestionOwner.invalid_facts;
+  if (runs == 0) return QuestionOwner.not_a_run;
+  if (runs > 1 || direct > 0) return QuestionOwner.decline_shared;
+  return asked < askLimit ? QuestionOwner.run : QuestionOwner.decline_budget;
 }

@@ -6,6 +6,6 @@ export { nameIsValid, vmBegin, vmBinding, vmKey, vmAddress, vmFixedArgs, vmFixed
 export { limitDefault, limitMin, limitMax, limitAccepts, budgetCheck, budgetRoom } from "./budgets";
 export { envelope, errorRetryable, errorRetryableWhen } from "./envelope";
 export { appCall, appResult, appResource } from "./apps";
-export { approvalAsk, approvalReply, downstreamAsk } from "./approvals";
+export { approvalAsk, approvalReply, downstreamAsk, downstreamOwner } from "./approvals";
 export { oauthRedirect, oauthOffer, oauthUnauthorized, oauthChannel, oauthResource, oauthIssuer, oauthTokenIssuer, oauthRefresh, oauthAuthorizationUrl, oauthMetadataLocation } from "./oauth";
 export { pinGate } from "./pins";

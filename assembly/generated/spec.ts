@@ -143,6 +143,14 @@ export enum DownstreamAsk {
   invalid_facts = 5,
 }
 
+export enum QuestionOwner {
+  not_a_run = 0,
+  run = 1,
+  decline_shared = 2,
+  decline_budget = 3,
+  invalid_facts = 4,
+}
+
 export enum Budget {
   host_calls = 1,
   batch_calls = 2,

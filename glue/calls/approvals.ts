@@ -41,7 +41,7 @@ export interface QuestionChannel {
 
 export interface ApprovalLimits { perRun: number; waitMs: number; grantCalls: number }
 /** The run as approvals see it: its end, and its wall clock to stop while the person decides. */
-interface RunClock { signal: AbortSignal; pause(): () => void }
+export interface RunClock { signal: AbortSignal; pause(): () => void }
 
 export class RunApprovals {
   private asked = 0;
@@ -59,6 +59,31 @@ export class RunApprovals {
     private readonly source: string,
     private readonly activity: ActivitySink = noActivity,
   ) {}
+
+  /** The questions this run has put to the person (its writes' and its connectors', P13), and how many it may. */
+  get questionsAsked(): number { return this.asked; }
+  get questionsAllowed(): number { return this.limits.perRun; }
+
+  /**
+   * P13: a downstream's question the core judged this run's, counted with its questions and put
+   * by `put` with the run's wall clock stopped and the wait counted against approval_wait_ms;
+   * withdrawn (put's signal aborts) when the run ends. Undefined, and not put, when the run's
+   * wait budget is spent.
+   */
+  async downstream<T>(run: RunClock, signal: AbortSignal, put: (signal: AbortSignal, timeoutMs: number) => Promise<T>): Promise<T | undefined> {
+    const { waitMs } = this.limits;
+    if (this.core.budgetCheck(Budget.approval_wait_ms, this.waited, 1, waitMs) !== BudgetCheck.ok) return undefined;
+    const room = this.core.budgetRoom(Budget.approval_wait_ms, this.waited, waitMs);
+    this.asked++;
+    const resume = run.pause();
+    const started = performance.now();
+    try {
+      return await put(AbortSignal.any([signal, run.signal]), room);
+    } finally {
+      this.waited += Math.min(room, Math.ceil(performance.now() - started));
+      resume();
+    }
+  }
 
   /** Resolves when the call may run; throws the typed refusal or approval_declined otherwise. */
   gate(entry: CatalogEntry, args: Record<string, unknown>, argsJson: string, reason: string | undefined, run: RunClock): Promise<void> {

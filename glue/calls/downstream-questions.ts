@@ -6,11 +6,15 @@
 // checked (a form answer over ELICIT_ANSWER_BYTES_MAX goes back as cancel) before it is the asking
 // connector's, and only its: it is the answer to that connector's own request. A URL question's
 // completion (notifications/elicitation/complete) is passed on under the id the host was given.
+// Whose question it is (P13) the core decides from the calls out to the asking connector
+// (calls/calls-in-flight.ts): one program run's is counted with its questions, its clock stopped
+// while the person answers and withdrawn when the run ends; a shared one is declined.
 import type { ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from "@modelcontextprotocol/server";
 import type { Core } from "../decisions/core.js";
 import { codeName } from "../decisions/code-names.js";
-import { downstreamDeclineText } from "../decisions/messages.js";
-import { DownstreamAsk, ELICIT_ANSWER_BYTES_MAX, ELICIT_MESSAGE_CHARS_MAX, ELICIT_SCHEMA_BYTES_MAX, ELICIT_URL_CHARS_MAX, ELICIT_WAIT_MS, QuestionFit, QuestionMode, APPROVAL_TOOL_SHOWN_CHARS, type ElicitationSupport, type Revision } from "../decisions/generated/spec.js";
+import { downstreamDeclineText, downstreamOwnerText } from "../decisions/messages.js";
+import { callsInFlight } from "./calls-in-flight.js";
+import { QuestionOwner, DownstreamAsk, ELICIT_ANSWER_BYTES_MAX, ELICIT_MESSAGE_CHARS_MAX, ELICIT_SCHEMA_BYTES_MAX, ELICIT_URL_CHARS_MAX, ELICIT_WAIT_MS, QuestionFit, QuestionMode, APPROVAL_TOOL_SHOWN_CHARS, type ElicitationSupport, type Revision } from "../decisions/generated/spec.js";
 import { isJsonObject } from "../support/json-object.js";
 import { clip, cutText } from "../support/text/clip.js";
 
@@ -78,13 +82,25 @@ export function askerFor(core: Core, host: HostToAsk): DownstreamAsker {
     const question: ElicitRequestFormParams | ElicitRequestURLParams = mode === QuestionMode.url
       ? { mode: "url", message, url: params.url as string, elicitationId: hostElicitationId(connectorId, params.elicitationId) }
       : { mode: "form", message, requestedSchema: params.requestedSchema as ElicitRequestFormParams["requestedSchema"] };
-    try {
-      const answer = answerOf(await host.ask(question, { signal, timeout: ELICIT_WAIT_MS }), mode);
-      if (question.mode === "url" && answer.action === "accept") openUrls.add(question.elicitationId);
-      return answer;
-    } catch {
-      return { action: "cancel" }; // withdrawn, timed out, or the host failed to answer: the person gave no answer
+    const put = async (withdrawn: AbortSignal, timeout: number): Promise<ElicitResult> => {
+      try {
+        const answer = answerOf(await host.ask(question, { signal: withdrawn, timeout }), mode);
+        if (question.mode === "url" && answer.action === "accept") openUrls.add(question.elicitationId);
+        return answer;
+      } catch {
+        return { action: "cancel" }; // withdrawn, timed out, or the host failed to answer: the person gave no answer
+      }
+    };
+    const { runs, direct } = callsInFlight.callersOf(connectorId);
+    const run = runs.length === 1 ? runs[0] : undefined;
+    const owner = core.downstreamOwner(runs.length, direct, run?.approvals.questionsAsked ?? 0, run?.approvals.questionsAllowed ?? 0);
+    if (owner === QuestionOwner.not_a_run) return put(signal, ELICIT_WAIT_MS);
+    if (owner !== QuestionOwner.run || !run) {
+      const name = codeName(QuestionOwner, owner);
+      return declined(downstreamOwnerText[name === "decline_shared" || name === "decline_budget" ? name : "invalid_facts"]);
     }
+    const answer = await run.approvals.downstream(run.clock, signal, (withdrawn, room) => put(withdrawn, Math.min(room, ELICIT_WAIT_MS)));
+    return answer ?? declined(downstreamOwnerText.wait_spent);
   };
   // Only a URL question this host accepted, from the same connector, is passed on as complete, once.
   const complete = (connectorId: string, elicitationId: unknown) => {

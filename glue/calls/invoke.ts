@@ -22,6 +22,7 @@ import { CallTrace } from "../activity/call-trace.js";
 import type { ActivitySink, CallPath } from "../activity/events.js";
 import { NO_PIN_FACTS } from "../pins/facts.js";
 import type { RawProgress } from "./downstream-progress.js";
+import { callsInFlight, type RunOfCall } from "./calls-in-flight.js";
 
 export interface InvokeRequest {
   address: unknown;
@@ -41,6 +42,8 @@ export interface InvokeRequest {
   path?: CallPath;
   /** A direct call whose host asked for progress: the downstream's progress notifications, unchecked (calls/downstream-progress.ts checks them). */
   onProgress?: (progress: RawProgress) => void;
+  /** A program's call: its run, whose question a downstream's question asked meanwhile may be (P13, calls/calls-in-flight.ts). */
+  run?: RunOfCall;
 }
 export interface Invoked { entry: CatalogEntry; result: ToolResult; durationMs: number }
 export interface InvokeContext { catalog: Catalog; core: Core; callPayloadBytes: number; activity?: ActivitySink }
@@ -63,7 +66,13 @@ async function invokeTraced(ctx: InvokeContext, req: InvokeRequest, trace: CallT
   }
   const { entry, connector, args } = cleared;
   const started = trace.start();
-  const result = await connector.call(entry.name, args, { timeLeftMs: req.timeLeftMs?.(), signal: req.signal, ...(req.onProgress && { onprogress: req.onProgress }) });
+  const leave = callsInFlight.enter(entry.connectorId, req.run);
+  let result: ToolResult;
+  try {
+    result = await connector.call(entry.name, args, { timeLeftMs: req.timeLeftMs?.(), signal: req.signal, ...(req.onProgress && { onprogress: req.onProgress }) });
+  } finally {
+    leave();
+  }
   // A reload that removed or replaced the connector while the call was out ends it `unavailable`
   // (docs/reference.md, Live reload), even when the server still answered on its way out.
   if (connector.state === "stopped") throw connector.unavailable();

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, DownstreamAsk } from "./generated/spec.js";
+import type { OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, DownstreamAsk, QuestionOwner } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -44,6 +44,7 @@ interface CoreExports {
   oauthUnauthorized(credentials: number, prm: number): number;
   oauthChannel(revision: number, elicitation: number): number;
   downstreamAsk(revision: number, elicitation: number, mode: number, fit: number): number;
+  downstreamOwner(runs: number, direct: number, asked: number, askLimit: number): number;
   oauthResource(prm: number, origin: number, path: number): number;
   oauthIssuer(match: number): number;
   oauthTokenIssuer(match: number): number;
@@ -113,6 +114,8 @@ export interface Core {
   approvalReply(reply: number, offer: number, grantLimit: number): ApprovalReplyDecision;
   /** P12: whether a downstream's question goes on to the host (the connection's revision and elicitation fact, the question's mode, whether it fits its bounds). */
   downstreamAsk(revision: number, elicitation: number, mode: number, fit: number): DownstreamAsk;
+  /** P13: whose question a forwarded downstream question is (distinct runs and direct calls in flight to the asking connector), and whether that run may still ask. */
+  downstreamOwner(runs: number, direct: number, asked: number, askLimit: number): QuestionOwner;
   /** O1–O3: whether a login may send its authorization code to this redirect URI. */
   oauthRedirect(facts: RedirectFacts): OAuthRedirect;
   /** O4: whether atrium logs in to a connector (its transport, whether its headers hold credentials). */
@@ -262,6 +265,7 @@ export function createCore(bytes: Uint8Array): Core {
     oauthUnauthorized: (credentials, prm) => call("oauthUnauthorized", () => x.oauthUnauthorized(i32(credentials), i32(prm)) as OAuthUnauthorized),
     oauthChannel: (revision, elicitation) => call("oauthChannel", () => x.oauthChannel(i32(revision), i32(elicitation)) as OAuthChannel),
     downstreamAsk: (revision, elicitation, mode, fit) => call("downstreamAsk", () => x.downstreamAsk(i32(revision), i32(elicitation), i32(mode), i32(fit)) as DownstreamAsk),
+    downstreamOwner: (runs, direct, asked, askLimit) => call("downstreamOwner", () => x.downstreamOwner(i32(runs), i32(direct), i32(asked), i32(askLimit)) as QuestionOwner),
     oauthResource: (f) => call("oauthResource", () => x.oauthResource(i32(f.prm), i32(f.origin), i32(f.path)) as OAuthResource),
     oauthIssuer: (match) => call("oauthIssuer", () => x.oauthIssuer(i32(match)) as OAuthIssuer),
     oauthTokenIssuer: (match) => call("oauthTokenIssuer", () => x.oauthTokenIssuer(i32(match)) as OAuthTokenIssuer),

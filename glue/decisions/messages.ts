@@ -267,5 +267,13 @@ export const downstreamDeclineText: Record<Exclude<DownstreamAskName, "forward">
   invalid_facts: "the facts of the question were out of range",
 };
 
+/** Why a downstream's question P12 would forward was declined by P13 (whose question it is). */
+export const downstreamOwnerText: Record<"decline_shared" | "decline_budget" | "invalid_facts" | "wait_spent", string> = {
+  decline_shared: "calls of more than one caller (program runs, or a run and a direct call) are out to this connector, so atrium cannot say whose question this is",
+  decline_budget: "the program run whose call is out to this connector has put all the questions its approvals_per_run budget allows",
+  invalid_facts: "the facts of whose question this is were out of range",
+  wait_spent: "the program run whose call is out to this connector has used all the waiting its approval_wait_ms budget allows",
+};
+
 /** A downstream's question while no host connection can be asked (none is connected yet). */
 export const noHostToAskText = "no host is connected to atrium that can be asked";

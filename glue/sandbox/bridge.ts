@@ -244,7 +244,7 @@ export class RunBridge implements HostSide {
   private async callOne(address: unknown, args: unknown, run: RunScope, reason?: string): Promise<Measured<unknown>> {
     const approvals = this.approvals;
     const approve = approvals && ((entry: CatalogEntry, a: Record<string, unknown>, argsJson: string) => approvals.gate(entry, a, argsJson, reason, run));
-    const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, callPayloadBytes: this.limits.callPayloadBytes, activity: this.deps.activity }, { address, args, allowApproval: false, approve, signal: run.signal, timeLeftMs: run.msLeft, path: "program" });
+    const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, callPayloadBytes: this.limits.callPayloadBytes, activity: this.deps.activity }, { address, args, allowApproval: false, approve, signal: run.signal, timeLeftMs: run.msLeft, path: "program", ...(approvals && { run: { approvals, clock: run } }) });
     const value = downstreamValue(entry.address, result);
     let json: string;
     try { json = JSON.stringify(value) ?? "null"; } catch { throw new AtriumError("connector_call_failed", `${entry.address} returned a value that cannot be passed to the program (nested too deeply)`, { details: { address: entry.address } }); }

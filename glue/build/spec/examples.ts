@@ -108,6 +108,7 @@ const apps: Runner = (core, spec, g) => {
 
 const approvals: Runner = (core, spec, g) => {
   if ("budget" in g) return budgets(core, spec, g); // P11: the wait is a budget check
+  if ("runsInFlight" in g) return { owner: nameOf(spec, "QuestionOwner", core.downstreamOwner(num(g.runsInFlight), num(g.directInFlight), num(g.asked), num(g.askLimit))) };
   if ("question" in g) return { answer: nameOf(spec, "DownstreamAsk", core.downstreamAsk(codeOf(spec, "Revision", g.revision), codeOf(spec, "ElicitationSupport", g.elicitation), codeOf(spec, "QuestionMode", g.question), codeOf(spec, "QuestionFit", g.fit))) };
   const grantLimit = "grantLimit" in g ? num(g.grantLimit) : core.limitDefault(Budget.approval_grant_calls);
   if ("reply" in g) {

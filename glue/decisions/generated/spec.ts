@@ -188,6 +188,16 @@ export const DownstreamAsk = {
 export type DownstreamAsk = (typeof DownstreamAsk)[keyof typeof DownstreamAsk];
 export type DownstreamAskName = keyof typeof DownstreamAsk;
 
+export const QuestionOwner = {
+  not_a_run: 0,
+  run: 1,
+  decline_shared: 2,
+  decline_budget: 3,
+  invalid_facts: 4
+} as const;
+export type QuestionOwner = (typeof QuestionOwner)[keyof typeof QuestionOwner];
+export type QuestionOwnerName = keyof typeof QuestionOwner;
+
 export const Budget = {
   host_calls: 1,
   batch_calls: 2,
