@@ -33,7 +33,7 @@ import { core } from "../decisions/core.js";
 import { codeName } from "../decisions/code-names.js";
 import { authorizationUrlFacts, connectorFacts, issuerMatchOf, metadataOriginOf, prmOf, refreshFacts, resourceFacts, tokenIssuerMatchOf } from "../decisions/facts/oauth.js";
 import { oauthAuthorizationUrlText, oauthIssuerText, oauthResourceText, oauthTokenIssuerText } from "../decisions/messages.js";
-import { JudgedRefusal, backgroundFailure } from "./background-failure.js";
+import { JudgedRefusal, backgroundFailure, ownJudgement } from "./background-failure.js";
 
 /** What every auth() call passes: the issuer of discovered metadata is judged by the core (O8, saveDiscoveryState), not twice. */
 export const AUTH_OPTIONS = { skipIssuerMetadataValidation: true } as const;
@@ -135,6 +135,9 @@ export class ConnectorOAuth implements OAuthClientProvider {
           result = await auth(this, { serverUrl: ctx.serverUrl, resourceMetadataUrl, scope: named.scope ?? this.config.oauth?.scope ?? undefined, fetchFn: ctx.fetchFn, ...AUTH_OPTIONS });
         } catch (e) {
           if (needsLogin(e) || refusedWithoutLogin(e)) throw e;
+          // Metadata atrium refused (resource O7, issuer O8, a byte cap) was never kept: say what was refused, not "no login offered".
+          const own = ownJudgement(e);
+          if (own) throw own;
           const meaning = this.meaning();
           throw meaning === OAuthUnauthorized.needs_login ? backgroundFailure(e) : new RefusedWithoutLogin(meaning);
         }
