@@ -339,6 +339,20 @@ describe("O12: metadata atrium refused in the background is said as what was ref
     expect(said).toMatch(new RegExp(`answered more than ${OAUTH_DOCUMENT_BYTES_MAX} bytes`));
     expect(said).not.toMatch(/advertises no login/);
   });
+
+  it(`through atrium, with no stored tokens: protected resource metadata over OAUTH_DOCUMENT_BYTES_MAX makes the connector's problem name the size refused, not 'advertises no login'`, async () => {
+    const mcp = await recordingServer(protectedServer((o) => ({ resource: `${o}/mcp`, authorization_servers: [o], padding: "x".repeat(OAUTH_DOCUMENT_BYTES_MAX) })));
+    const a = await startAtrium({ config: { mcpServers: { remote: { url: `${mcp.origin}/mcp` } } }, env: { ATRIUM_KEYRING: "off" } });
+    try {
+      let entry: any;
+      await waitFor(async () => (entry = (await a.json("search_tools", { query: "" })).unavailable?.[0])?.problem !== undefined && entry.state !== "starting", "the connector's first start has failed");
+      const said = JSON.stringify(entry);
+      expect(said).toMatch(new RegExp(`answered more than ${OAUTH_DOCUMENT_BYTES_MAX} bytes`));
+      expect(said).not.toMatch(/advertises no login/);
+    } finally {
+      await a.close();
+    }
+  });
 });
 
 describe("O11: an authorization URL is https:, or http: on loopback", () => {

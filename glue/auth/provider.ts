@@ -127,7 +127,12 @@ export class ConnectorOAuth implements OAuthClientProvider {
         const resourceMetadataUrl = metadataUrlToUse(this.config.url, named.resourceMetadataUrl);
         if (!this.login && !this.record()?.tokens) {
           // O12: nothing stored to refresh: the resource metadata says whether a login is on offer; the authorization server is not asked.
-          this.foundResourceMetadata = await discoverOAuthProtectedResourceMetadata(ctx.serverUrl, { resourceMetadataUrl }, ctx.fetchFn).catch(() => undefined);
+          // Metadata atrium refused (a byte cap, a deadline) is said as such; only metadata the server lacks is "no login offered".
+          this.foundResourceMetadata = await discoverOAuthProtectedResourceMetadata(ctx.serverUrl, { resourceMetadataUrl }, ctx.fetchFn).catch((e: unknown) => {
+            const own = ownJudgement(e);
+            if (own) throw own;
+            return undefined;
+          });
           throw this.needLogin("the server asks for a login");
         }
         let result: string;
