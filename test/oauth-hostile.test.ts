@@ -16,7 +16,8 @@ import { startLogin } from "../glue/auth/flow.js";
 import { logout } from "../glue/auth/revocation.js";
 import { ConnectorOAuth } from "../glue/auth/provider.js";
 import { boundedAuthFetch } from "../glue/auth/bounded-fetch.js";
-import { needsLogin } from "../glue/auth/needs-login.js";
+import { needsLogin, refusedWithoutLogin } from "../glue/auth/needs-login.js";
+import { OAUTH_DOCUMENT_BYTES_MAX } from "../glue/decisions/generated/spec.js";
 import { TokenStore } from "../glue/auth/store.js";
 import { TokenFile } from "../glue/auth/file-store.js";
 import { validateConfig } from "../glue/config/validate.js";
@@ -291,6 +292,63 @@ describe("O12: discovery fetches only the server's origin, then its authorizatio
       expect(refused.isError).toBe(true);
       expect(said).not.toContain("VICTIM-SECRET");
       expect(victim.hits, said).toEqual([]);
+    } finally {
+      await a.close();
+    }
+  });
+});
+
+describe("O12: metadata atrium refused in the background is said as what was refused, not as 'advertises no login'", () => {
+  /** After a login at an honest server, the server's metadata turns hostile (`hostile` decides how); a background start's failure, every message on its cause chain. */
+  async function refusedAfterLogin(hostile: (origin: string) => Route) {
+    let turned = false;
+    const mcp = await recordingServer((o) => {
+      const as = authServer("as")(o);
+      const prm = protectedServer((x) => ({ resource: `${x}/mcp`, authorization_servers: [x] }))(o);
+      const bad = hostile(o);
+      return (req, res, body) => (turned && bad(req, res, body)) || prm(req, res, body) || as(req, res, body);
+    });
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    await logInOnce(config, tokens);
+    turned = true;
+    const failed = await backgroundStart(config, tokens);
+    const said: string[] = [];
+    for (let e = failed as { message?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) said.push(String(e.message));
+    return { failed, said: said.join(" | ") };
+  }
+  const prmPath = "/.well-known/oauth-protected-resource";
+
+  it("protected resource metadata naming another resource: the failure names the resource refused (O7), is no RefusedWithoutLogin", async () => {
+    const { failed, said } = await refusedAfterLogin(() => (req, res) => (req.url ?? "").startsWith(prmPath) ? json(res, 200, { resource: "http://127.0.0.1:1/elsewhere", authorization_servers: [] }) : false);
+    expect(refusedWithoutLogin(failed), said).toBeUndefined();
+    expect(said).toMatch(/Protected resource http:\/\/127\.0\.0\.1:1\/elsewhere does not match expected .*; refused/);
+    expect(said).not.toMatch(/advertises no login/);
+  });
+
+  it("authorization server metadata naming another issuer: the failure names the issuer refused (O8), is no RefusedWithoutLogin", async () => {
+    const { failed, said } = await refusedAfterLogin((o) => (req, res) => req.url === "/.well-known/oauth-authorization-server" ? json(res, 200, { issuer: "http://127.0.0.1:1", authorization_endpoint: `${o}/authorize`, token_endpoint: `${o}/token`, response_types_supported: ["code"], code_challenge_methods_supported: ["S256"] }) : false);
+    expect(refusedWithoutLogin(failed), said).toBeUndefined();
+    expect(said).toMatch(/names the issuer http:\/\/127\.0\.0\.1:1, another server .*; refused/);
+    expect(said).not.toMatch(/advertises no login/);
+  });
+
+  it(`authorization server metadata over OAUTH_DOCUMENT_BYTES_MAX (${OAUTH_DOCUMENT_BYTES_MAX}): the failure names the size refused, is no RefusedWithoutLogin`, async () => {
+    const { failed, said } = await refusedAfterLogin((o) => (req, res) => req.url === "/.well-known/oauth-authorization-server" ? json(res, 200, { issuer: o, authorization_endpoint: `${o}/authorize`, token_endpoint: `${o}/token`, response_types_supported: ["code"], padding: "x".repeat(OAUTH_DOCUMENT_BYTES_MAX) }) : false);
+    expect(refusedWithoutLogin(failed), said).toBeUndefined();
+    expect(said).toMatch(new RegExp(`answered more than ${OAUTH_DOCUMENT_BYTES_MAX} bytes`));
+    expect(said).not.toMatch(/advertises no login/);
+  });
+
+  it(`through atrium, with no stored tokens: protected resource metadata over OAUTH_DOCUMENT_BYTES_MAX makes the connector's problem name the size refused, not 'advertises no login'`, async () => {
+    const mcp = await recordingServer(protectedServer((o) => ({ resource: `${o}/mcp`, authorization_servers: [o], padding: "x".repeat(OAUTH_DOCUMENT_BYTES_MAX) })));
+    const a = await startAtrium({ config: { mcpServers: { remote: { url: `${mcp.origin}/mcp` } } }, env: { ATRIUM_KEYRING: "off" } });
+    try {
+      let entry: any;
+      await waitFor(async () => (entry = (await a.json("search_tools", { query: "" })).unavailable?.[0])?.problem !== undefined && entry.state !== "starting", "the connector's first start has failed");
+      const said = JSON.stringify(entry);
+      expect(said).toMatch(new RegExp(`answered more than ${OAUTH_DOCUMENT_BYTES_MAX} bytes`));
+      expect(said).not.toMatch(/advertises no login/);
     } finally {
       await a.close();
     }

@@ -1,6 +1,7 @@
 // How a failed auth exchange of a background start or call (a refresh, discovery on a 401) is
 // worded for the connector's problem text, which the model reads (spec/oauth.md O12): atrium's
-// own judgements (JudgedRefusal, a missed deadline, a byte cap) keep their words; anything else
+// own judgements (JudgedRefusal, a missed deadline, a byte cap) keep their words, also where the
+// core would otherwise say the server offers no login (ownJudgement); anything else
 // came from a foreign answer and is said as its kind, an HTTP status and a bounded, escaped OAuth
 // error code at most, never as the answer's text. A person's login (flow.ts) keeps the SDK's own
 // wording of a malformed answer, but an OAuth error answer (whose description and raw body are the
@@ -31,10 +32,21 @@ export function oauthErrorWords(e: unknown): string | undefined {
   return `the authorization server refused (OAuth error ${JSON.stringify(clampEcho(String(e.code)))}${statusOf(e.message)}); its answer is not shown`;
 }
 
-/** The words for a background auth failure: never a foreign answer's body. */
-export function backgroundFailure(e: unknown): Error {
+/**
+ * atrium's own judgement of an exchange (a refused resource or issuer, a missed deadline, a byte
+ * cap), in its own words; undefined for a failure a foreign answer caused. Such a refusal is said
+ * as it is: it is not a server that "advertises no login" (nothing refused was kept to judge by).
+ */
+export function ownJudgement(e: unknown): Error | undefined {
   if (e instanceof JudgedRefusal || e instanceof NoAnswerInTime) return e;
   const message = e instanceof Error ? e.message : String(e);
-  if (CAP.test(message)) return new Error(clampEcho(message));
+  return CAP.test(message) ? new Error(clampEcho(message)) : undefined;
+}
+
+/** The words for a background auth failure: never a foreign answer's body. */
+export function backgroundFailure(e: unknown): Error {
+  const own = ownJudgement(e);
+  if (own) return own;
+  const message = e instanceof Error ? e.message : String(e);
   return new Error(oauthErrorWords(e) ?? `the authorization exchange failed${statusOf(message)}; its answer is not shown`);
 }

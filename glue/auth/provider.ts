@@ -33,7 +33,7 @@ import { core } from "../decisions/core.js";
 import { codeName } from "../decisions/code-names.js";
 import { authorizationUrlFacts, connectorFacts, issuerMatchOf, metadataOriginOf, prmOf, refreshFacts, resourceFacts, tokenIssuerMatchOf } from "../decisions/facts/oauth.js";
 import { oauthAuthorizationUrlText, oauthIssuerText, oauthResourceText, oauthTokenIssuerText } from "../decisions/messages.js";
-import { JudgedRefusal, backgroundFailure } from "./background-failure.js";
+import { JudgedRefusal, backgroundFailure, ownJudgement } from "./background-failure.js";
 
 /** What every auth() call passes: the issuer of discovered metadata is judged by the core (O8, saveDiscoveryState), not twice. */
 export const AUTH_OPTIONS = { skipIssuerMetadataValidation: true } as const;
@@ -127,7 +127,12 @@ export class ConnectorOAuth implements OAuthClientProvider {
         const resourceMetadataUrl = metadataUrlToUse(this.config.url, named.resourceMetadataUrl);
         if (!this.login && !this.record()?.tokens) {
           // O12: nothing stored to refresh: the resource metadata says whether a login is on offer; the authorization server is not asked.
-          this.foundResourceMetadata = await discoverOAuthProtectedResourceMetadata(ctx.serverUrl, { resourceMetadataUrl }, ctx.fetchFn).catch(() => undefined);
+          // Metadata atrium refused (a byte cap, a deadline) is said as such; only metadata the server lacks is "no login offered".
+          this.foundResourceMetadata = await discoverOAuthProtectedResourceMetadata(ctx.serverUrl, { resourceMetadataUrl }, ctx.fetchFn).catch((e: unknown) => {
+            const own = ownJudgement(e);
+            if (own) throw own;
+            return undefined;
+          });
           throw this.needLogin("the server asks for a login");
         }
         let result: string;
@@ -135,6 +140,9 @@ export class ConnectorOAuth implements OAuthClientProvider {
           result = await auth(this, { serverUrl: ctx.serverUrl, resourceMetadataUrl, scope: named.scope ?? this.config.oauth?.scope ?? undefined, fetchFn: ctx.fetchFn, ...AUTH_OPTIONS });
         } catch (e) {
           if (needsLogin(e) || refusedWithoutLogin(e)) throw e;
+          // Metadata atrium refused (resource O7, issuer O8, a byte cap) was never kept: say what was refused, not "no login offered".
+          const own = ownJudgement(e);
+          if (own) throw own;
           const meaning = this.meaning();
           throw meaning === OAuthUnauthorized.needs_login ? backgroundFailure(e) : new RefusedWithoutLogin(meaning);
         }
