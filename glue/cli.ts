@@ -19,7 +19,7 @@ usage:
   atrium auth status [--config FILE]               each remote connector's login, and where tokens are kept
   atrium log [--follow] [--connector ID] [--lines N]   the activity log: events, never payloads
   atrium pins [--config FILE]                      pending changes of pinned tool definitions, with a diff
-  atrium pins accept <connector> tool@digest… [--config FILE]   accept what atrium pins showed (a changed one is shown again)
+  atrium pins accept <connector> [tool@digest…] [--config FILE]   accept what atrium pins showed (a changed one is shown again)
   atrium pins reject <connector> [tool…] [--config FILE]   reject them: the old pin stays, the tool stays quarantined
   atrium help | --help | --version
 

@@ -36,7 +36,7 @@ const COMMANDS = {
  */
 const WORDS: Partial<Record<keyof typeof COMMANDS, { actions: Record<string, string[]>; default?: string }>> = {
   auth: { actions: { login: ["CONNECTOR"], logout: ["CONNECTOR"], status: [] } },
-  pins: { actions: { list: [], accept: ["CONNECTOR", "TOOL…"], reject: ["CONNECTOR", "TOOL…"] }, default: "list" },
+  pins: { actions: { list: [], accept: ["CONNECTOR", "TOOL@DIGEST…"], reject: ["CONNECTOR", "TOOL…"] }, default: "list" },
 };
 
 /** Every command's flags with their parseArgs type, so a value is read as a value whatever the command. */

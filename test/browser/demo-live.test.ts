@@ -25,7 +25,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  demo?.kill("SIGINT");
+  // Wait for the demo to end: it writes to the test's state directory, which is removed after this.
+  if (demo && demo.exitCode === null && demo.signalCode === null) {
+    const ended = new Promise((resolve) => demo.once("exit", resolve));
+    demo.kill("SIGINT");
+    await ended;
+  }
 });
 
 describe("atrium demo --serve", () => {
