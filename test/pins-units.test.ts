@@ -297,7 +297,7 @@ describe("the pins command line", () => {
     expect(parseCommandLine(["pins", "--config", "a.json"])).toMatchObject({ kind: "run", words: ["list"], flags: { config: "a.json" } });
     expect(parseCommandLine(["pins", "accept", "dict"])).toMatchObject({ kind: "run", words: ["accept", "dict"] });
     expect(parseCommandLine(["pins", "reject", "dict", "a", "b"])).toMatchObject({ kind: "run", words: ["reject", "dict", "a", "b"] });
-    expect(parseCommandLine(["pins", "accept"])).toMatchObject({ kind: "error", message: expect.stringContaining("atrium pins accept: takes <connector> [tool…]") });
+    expect(parseCommandLine(["pins", "accept"])).toMatchObject({ kind: "error", message: expect.stringContaining("atrium pins accept: takes <connector> [tool@digest…]") });
     expect(parseCommandLine(["pins", "list", "dict"])).toMatchObject({ kind: "error" });
     expect(parseCommandLine(["pins", "trust", "dict"])).toMatchObject({ kind: "error", message: expect.stringContaining('unknown action "trust"') });
     // auth keeps its exact word counts.
