@@ -5,7 +5,7 @@
 import { packageVersion } from "./support/paths.js";
 import { parseCommandLine } from "./commands/args.js";
 import { EXIT_USAGE } from "./support/wire.js";
-import { endQuietlyWhenOutputCloses } from "./commands/output-closed.js";
+import { endQuietlyWhenOutputCloses, outputClosedEnding } from "./commands/output-closed.js";
 
 const HELP = `atrium ${packageVersion}: one MCP server in front of many
 
@@ -56,10 +56,11 @@ async function main(argv: string[]): Promise<number | undefined> {
 
 const [, , ...args] = process.argv; // after node's path and this script's
 const code = await main(args).catch((e: unknown) => {
+  if (outputClosedEnding()) return undefined; // its cleanups end it (commands/output-closed.ts)
   // A command's own failures are typed and worded where they happen; anything else still ends in one line, not a stack trace.
   process.stderr.write(`atrium: ${e instanceof Error ? e.message : String(e)}\n`);
   return 1;
 });
 // Exit once what was written has left (a pipe may be asynchronous), so `atrium doctor | less` gets the whole report.
 const drained = (s: NodeJS.WriteStream) => new Promise<void>((done) => s.write("", () => done()));
-if (code !== undefined) await Promise.all([drained(process.stdout), drained(process.stderr)]).then(() => process.exit(code));
+if (code !== undefined && !outputClosedEnding()) await Promise.all([drained(process.stdout), drained(process.stderr)]).then(() => process.exit(code));

@@ -1,7 +1,7 @@
 // `atrium demo`: a scripted session against a real atrium over stdio (this same command,
 // serving its embedded demo connector): discovery, one program, a destructive refusal, and a
 // rendered service-desk view written to an HTML file the person can open.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { Client } from "@modelcontextprotocol/client";
@@ -12,6 +12,7 @@ import { stateDir } from "../support/state-dir.js";
 import { DESK_PROGRAM } from "../demo/desk-program.js";
 import { openLiveHost } from "../demo/live-host.js";
 import type { Flags } from "./args.js";
+import { beforeOutputClosedExit } from "./output-closed.js";
 import { DEMO_CALL_TIMEOUT_MS, DEMO_RESULTS_SHOWN, DEMO_START_POLL_MS, DEMO_START_POLLS_MAX } from "../decisions/generated/spec.js";
 import { BYTES_PER_KIB, CLI_COLUMNS } from "../support/format.js";
 
@@ -36,6 +37,9 @@ export async function demo(flags: Flags, version: string): Promise<number> {
   const client = new Client({ name: "atrium-demo", version }, { capabilities: serveLive ? ({ extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } as never) : {} });
   // The SDK passes a child only a few variables (PATH, HOME…): the state directory is handed on as this command resolved it.
   const transport = new StdioClientTransport({ command: process.execPath, args: [binPath, "--config", configPath], stderr: "pipe", env: { ATRIUM_STATE_DIR: stateDir() } });
+  // Ending early (the reader of stdout went away) still ends this session's atrium and removes its config.
+  const end = async () => { await client.close().catch(() => {}); rmSync(work, { recursive: true, force: true }); };
+  const forget = beforeOutputClosedExit(end);
   const call = async (name: string, args: Record<string, unknown>) => client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, { timeout: DEMO_CALL_TIMEOUT_MS });
   try {
     say(`atrium ${version} demo: a scripted session with a real atrium over stdio, in front of the embedded service-desk connector.\n`);
@@ -77,7 +81,8 @@ export async function demo(flags: Flags, version: string): Promise<number> {
     return 0;
   } finally {
     live?.server.close();
-    await client.close().catch(() => {});
+    forget();
+    await end();
   }
 }
 
