@@ -38,6 +38,7 @@ import { noActivity, type ActivitySink } from "./activity/events.js";
 import { watchConnectors } from "./activity/connector-watch.js";
 import { SemanticIndex } from "./embeddings/semantic-index.js";
 import { toolText } from "./embeddings/tool-text.js";
+import type { Principal } from "./support/principal.js";
 
 import { PinService } from "./pins/service.js";
 import { PinFile } from "./pins/pin-file.js";
@@ -91,8 +92,8 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   // A downstream's question goes to the host connection that can be asked, judged by the core (P12).
   const questions = { hostConnected: (h: HostToAsk) => registry.passthrough.askWith(askerFor(c, h)) };
   const deps = { version, tools, host, onToolsChanged, context: { core: c, catalog, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions };
-  /** A server instance for one connection of one revision (serve hands this to the SDK's stdio entry). */
-  const serverFor = (revision: Revision) => createServer(deps, revision);
+  /** A server instance for one connection of one revision, acting for one principal (`local` unless HTTP auth names one). */
+  const serverFor = (revision: Revision, principal?: Principal) => createServer(deps, revision, principal);
   const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); if (o.ok) for (const l of toolsChanged) l(); live.onReload?.(o); } }, c, running, registry);
   return { config, running, registry, catalog, stash, host, serverFor, tools, pool, reload, pins, semantic };
 }

@@ -19,12 +19,13 @@ import { questionChannel } from "./approval-question.js";
 import { elicitationOf } from "../decisions/facts/approval.js";
 import { requestCapabilities } from "../decisions/facts/host.js";
 import type { HostToAsk } from "../calls/downstream-questions.js";
+import { LOCAL_PRINCIPAL, type Principal } from "../support/principal.js";
 
 export interface ServerDeps {
   version: string;
   tools: MetaTool[];
   host: HostState;
-  context: Omit<ToolContext, "signal" | "progress" | "relayProgress" | "host" | "approvals" | "retry" | "elicit" | "requestMeta">;
+  context: Omit<ToolContext, "principal" | "signal" | "progress" | "relayProgress" | "host" | "approvals" | "retry" | "elicit" | "requestMeta">;
   /** Downstream UIs (glue/apps/resources.ts): the resource for this host, or undefined when there is none for it. */
   appResources: { read(uri: string, host: HostDecision, signal: AbortSignal): Promise<ReadResourceResult | undefined> };
   /** Fires when atrium's own tool listing may have changed (a live reload: execute_code names the connectors in force). */
@@ -117,8 +118,8 @@ export class AtriumServer extends Server {
 /** The revision an era from the SDK's stdio entry speaks: "modern" is 2026-07-28. */
 export const revisionOf = (era: "legacy" | "modern"): Revision => (era === "modern" ? Revision.r2026_07_28 : Revision.r2025_11_25);
 
-/** One server instance for one connection of one revision (the SDK's stdio entry pins one per connection). */
-export function createServer(deps: ServerDeps, revision: Revision): AtriumServer {
+/** One server instance for one connection of one revision (the SDK's stdio entry pins one per connection), acting for one principal. */
+export function createServer(deps: ServerDeps, revision: Revision, principal: Principal = LOCAL_PRINCIPAL): AtriumServer {
   const modern = revision === Revision.r2026_07_28;
   const server: AtriumServer = new AtriumServer(
     { name: "atrium", version: deps.version },
@@ -185,7 +186,7 @@ export function createServer(deps: ServerDeps, revision: Revision): AtriumServer
     // The host's elicitation facts (H13) for the core to judge; a server-to-client request to carry one exists on 2025-11-25 only (2026-07-28 has input_required results instead).
     const send = modern ? undefined : { ask: (params: Parameters<typeof ctx.mcpReq.elicitInput>[0] & { mode: "url" }, signal: AbortSignal) => ctx.mcpReq.elicitInput(params, { signal }), complete: (elicitationId: string) => ctx.mcpReq.notify({ method: "notifications/elicitation/complete", params: { elicitationId } }) };
     const elicit = { revision, elicitation: elicitationOf(requestCapabilities(revision, server.getClientCapabilities(), ctx.mcpReq.envelope)), send };
-    return runTool(tool, request.params.arguments, { ...deps.context, host: hostFor(ctx), approvals: questionChannel(revision, server.getClientCapabilities(), ctx), retry: { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses }, elicit, requestMeta: request.params._meta }, {
+    return runTool(tool, request.params.arguments, { ...deps.context, principal, host: hostFor(ctx), approvals: questionChannel(revision, server.getClientCapabilities(), ctx), retry: { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses }, elicit, requestMeta: request.params._meta }, {
       signal: ctx.mcpReq.signal,
       notifyProgress: token === undefined ? undefined : (progress) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, ...progress } }),
     });

@@ -14,6 +14,7 @@ import type { ElicitationSupport, Revision } from "../../decisions/generated/spe
 import type { ActivitySink } from "../../activity/events.js";
 import type { SemanticSource } from "../../calls/discovery.js";
 import type { RawProgress } from "../../calls/downstream-progress.js";
+import type { Principal } from "../../support/principal.js";
 
 /**
  * Elicitation toward the host of this request: the facts the core judges it by (spec/oauth.md O6:
@@ -31,6 +32,8 @@ interface ElicitPort {
 }
 
 export interface ToolContext {
+  /** Who this request acts for (support/principal.ts): `local` on stdio; over HTTP, the token's principal. */
+  principal: Principal;
   core: Core;
   catalog: Catalog;
   /** The semantic layer search fuses with its lexical ranking once its vectors are ready. */
