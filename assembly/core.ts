@@ -8,4 +8,4 @@ export { envelope, errorRetryable, errorRetryableWhen } from "./envelope";
 export { appCall, appResult, appResource } from "./apps";
 export { approvalAsk, approvalReply, downstreamAsk, downstreamOwner } from "./approvals";
 export { oauthRedirect, oauthOffer, oauthUnauthorized, oauthChannel, oauthResource, oauthIssuer, oauthTokenIssuer, oauthRefresh, oauthAuthorizationUrl, oauthMetadataLocation } from "./oauth";
-export { pinGate } from "./pins";
+export { pinAccept, pinGate, toolName } from "./pins";

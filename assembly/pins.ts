@@ -1,5 +1,6 @@
-// Pinned tool definitions (spec/pins.md, N1–N8): may a tool run given its pin. Fails closed.
-import { PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState } from "./generated/spec";
+// Pinned tool definitions (spec/pins.md): may a tool run given its pin (N1–N8), does accept take the
+// pending definition (N9), is a listed tool name shown at all (N10). Fails closed.
+import { PinAccept, PinAnswer, PinDirection, PinGiven, PinPolicy, PinReason, PinScope, PinState, ToolNameAnswer, ToolNameText } from "./generated/spec";
 
 /** Packs an answer: answer | reason << 4. */
 function pack(answer: i32, reason: i32): i32 {
@@ -23,4 +24,18 @@ export function pinGate(state: i32, policy: i32, scope: i32, direction: i32): i3
     if (direction != PinDirection.none) return pack(PinAnswer.quarantined, PinReason.toward_read_only); // N7
   }
   return pack(PinAnswer.quarantined, PinReason.changed); // N5
+}
+
+/** N9: whether `atrium pins accept` takes the pending definition (only the one whose digest was shown). */
+export function pinAccept(given: i32): i32 {
+  if (given == PinGiven.shown) return PinAccept.accept;
+  if (given == PinGiven.absent) return PinAccept.unnamed;
+  if (given == PinGiven.not_digest) return PinAccept.malformed;
+  if (given == PinGiven.other_digest) return PinAccept.changed_since_shown;
+  return PinAccept.invalid_facts; // N9: out of range
+}
+
+/** N10: a tool name with a control, escape, bidi or zero-width character is refused at listing. */
+export function toolName(text: i32): i32 {
+  return text == ToolNameText.clean ? ToolNameAnswer.listed : ToolNameAnswer.refused;
 }

@@ -500,6 +500,31 @@ export enum PinReason {
   invalid_facts = 11,
 }
 
+export enum PinGiven {
+  absent = 0,
+  not_digest = 1,
+  shown = 2,
+  other_digest = 3,
+}
+
+export enum PinAccept {
+  accept = 0,
+  unnamed = 1,
+  malformed = 2,
+  changed_since_shown = 3,
+  invalid_facts = 4,
+}
+
+export enum ToolNameText {
+  clean = 0,
+  unsafe = 1,
+}
+
+export enum ToolNameAnswer {
+  listed = 0,
+  refused = 1,
+}
+
 export enum Hint {
   absent = 0,
   true_ = 1,

@@ -10,7 +10,8 @@
 // definition). A running atrium notices the file change and judges again.
 import type { AtriumConfig, ConnectorConfig } from "../config/schema.js";
 import { core } from "../decisions/core.js";
-import { PinAnswer, PinReason, PIN_SHOWN_DIGEST_CHARS } from "../decisions/generated/spec.js";
+import { PinAccept, PinAnswer, PinReason, PIN_SHOWN_DIGEST_CHARS } from "../decisions/generated/spec.js";
+import { pinGivenOf } from "../decisions/facts/pins.js";
 import { codeName } from "../decisions/code-names.js";
 import { pinReasonText } from "../decisions/messages.js";
 import { PinFile, recordFor, whereOf, type ConnectorPins, type PinData, type ToolPins } from "../pins/pin-file.js";
@@ -90,11 +91,6 @@ function wordOf(word: string, pending: readonly ToolPins[]): { name: string; dig
   return at < 0 || pending.some((t) => t.name === word) ? { name: word } : { name: word.slice(0, at), digest: word.slice(at + 1).toLowerCase() };
 }
 
-/** Whether `given` has the form of a shown digest: at least PIN_SHOWN_DIGEST_CHARS hex characters. */
-const digestLike = (given: string) => given.length >= PIN_SHOWN_DIGEST_CHARS && /^[0-9a-f]+$/.test(given);
-/** Whether `given` is the digest shown for `digest`. */
-const boundTo = (given: string | undefined, digest: string) => given !== undefined && digestLike(given) && digest.startsWith(given);
-
 function decide(c: ConnectorConfig, words: string[], accept: boolean, file: PinFile): number {
   const data = file.load();
   const record = recordOf(data, c);
@@ -106,14 +102,17 @@ function decide(c: ConnectorConfig, words: string[], accept: boolean, file: PinF
     say(`atrium pins: ${c.id} has no pending change${unknown.length ? ` for ${unknown.join(", ")}` : ""}; pending: ${pending.map((t) => t.name).join(", ") || "none"} (see atrium pins)`);
     return 1;
   }
-  // Accept takes only what was shown: every chosen change must be named with its shown digest, else nothing is accepted.
-  const unbound = accept ? chosen.filter((t) => !boundTo(named.find((n) => n.name === t.name)?.digest, t.pending!.digest)) : [];
+  // Accept takes only what was shown (N9): every chosen change must be named with its shown digest, else nothing is accepted.
+  const verdicts = chosen.map((t) => {
+    const given = named.find((n) => n.name === t.name)?.digest;
+    return { t, given, answer: accept ? core().pinAccept(pinGivenOf(given, t.pending!.digest)) : PinAccept.accept };
+  });
+  const unbound = verdicts.filter((v) => v.answer !== PinAccept.accept);
   if (unbound.length) {
     const unreadable = data.unreadableSince !== undefined;
-    for (const t of unbound) {
-      const given = named.find((n) => n.name === t.name)?.digest;
-      say(given === undefined ? `atrium pins: ${c.id}.${t.name} was named without the digest atrium pins shows; here is its pending change:`
-        : digestLike(given) ? `atrium pins: ${c.id}.${t.name} changed since it was shown (shown ${given}, pending now ${shownDigest(t.pending!.digest)}); review it again:`
+    for (const { t, given, answer } of unbound) {
+      say(answer === PinAccept.unnamed ? `atrium pins: ${c.id}.${t.name} was named without the digest atrium pins shows; here is its pending change:`
+        : answer === PinAccept.changed_since_shown ? `atrium pins: ${c.id}.${t.name} changed since it was shown (shown ${given}, pending now ${shownDigest(t.pending!.digest)}); review it again:`
         : `atrium pins: ${JSON.stringify(given)} is not the digest of ${c.id}.${t.name}'s pending change (${PIN_SHOWN_DIGEST_CHARS} hex characters, as atrium pins shows); here is its pending change:`);
       for (const l of pendingLines(c, record!, t, unreadable)) out(l);
     }

@@ -11,7 +11,8 @@
 // on toward the host (prompts changes, questions) goes through connectors/passthrough.ts.
 import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, type ProgressCallback, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
-import { escapeShown, hasUnsafeText } from "../support/text/escape.js";
+import { escapeShown } from "../support/text/escape.js";
+import { toolNameTextOf } from "../decisions/facts/pins.js";
 import { AtriumError, clampEcho } from "../support/errors.js";
 import { StderrRing } from "./stderr-ring.js";
 import { createTransport, type ConnectorTransport } from "./transports.js";
@@ -31,7 +32,7 @@ import { core } from "../decisions/core.js";
 import { codeName } from "../decisions/code-names.js";
 import { connectorFacts } from "../decisions/facts/oauth.js";
 import { oauthUnauthorizedText } from "../decisions/messages.js";
-import { OAuthUnauthorized, ResourceMetadata } from "../decisions/generated/spec.js";
+import { OAuthUnauthorized, ResourceMetadata, ToolNameAnswer } from "../decisions/generated/spec.js";
 
 /**
  * starting: an attempt to start is in progress (first or a retry); retrying: a start failed
@@ -362,7 +363,7 @@ export class Connector {
     const duplicates = new Set<string>();
     const tools: DownstreamTool[] = [];
     for (const t of listed) {
-      if (hasUnsafeText(t.name)) this.refuseName(t.name);
+      if (core().toolName(toolNameTextOf(t.name)) === ToolNameAnswer.refused) this.refuseName(t.name); // N10
       else if (seen.has(t.name)) duplicates.add(t.name);
       else { seen.add(t.name); tools.push(t); }
     }

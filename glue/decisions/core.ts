@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, DownstreamAsk, QuestionOwner } from "./generated/spec.js";
+import type { OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, PinAccept, ToolNameAnswer, DownstreamAsk, QuestionOwner } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -52,6 +52,8 @@ interface CoreExports {
   oauthAuthorizationUrl(scheme: number, host: number): number;
   oauthMetadataLocation(origin: number): number;
   pinGate(state: number, policy: number, scope: number, direction: number): number;
+  pinAccept(given: number): number;
+  toolName(text: number): number;
 }
 
 export interface HostFacts { ext: number; mime: number; appMime: boolean; override: number; fileFallback: boolean }
@@ -138,6 +140,10 @@ export interface Core {
   oauthRefresh(facts: RefreshFacts): OAuthRefresh;
   /** N1–N8: whether a tool may be called given its pin: callable, quarantined, or record its new definition and allow. */
   pinGate(facts: PinFacts): PinDecision;
+  /** N9: whether `atrium pins accept` takes the pending definition, from what the accept word named (PinGiven). */
+  pinAccept(given: number): PinAccept;
+  /** N10: whether a listed tool name is listed and callable, from its text (ToolNameText). */
+  toolName(text: number): ToolNameAnswer;
 }
 
 /** Thrown when the wasm traps; the instance is replaced before the throw, so the next call works. */
@@ -277,6 +283,8 @@ export function createCore(bytes: Uint8Array): Core {
         const p = x.pinGate(i32(f.state), i32(f.policy), i32(f.scope), i32(f.direction));
         return { answer: field(p, PIN.answer) as PinAnswer, reason: field(p, PIN.reason) as PinReason };
       }),
+    pinAccept: (given) => call("pinAccept", () => x.pinAccept(i32(given)) as PinAccept),
+    toolName: (text) => call("toolName", () => x.toolName(i32(text)) as ToolNameAnswer),
   };
 }
 

@@ -4,7 +4,8 @@
 import fc from "fast-check";
 import type { Core } from "../../glue/decisions/core.js";
 import { redirectFacts } from "../../glue/decisions/facts/oauth.js";
-import { ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState } from "../../glue/decisions/generated/spec.js";
+import { pinGivenOf } from "../../glue/decisions/facts/pins.js";
+import { ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -369,6 +370,36 @@ export const coreProperties: Property[] = [
       ),
   },
   {
+    name: "N9: accept takes a pending definition only when the word named its shown digest; every other code shows it again",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, (given) => {
+          const a = core.pinAccept(given);
+          return inRange(PinAccept, a) && (a === PinAccept.accept) === (given === PinGiven.shown);
+        }),
+        o,
+      ),
+  },
+  {
+    name: "N9 through the facts: a word that is not a prefix of the pending digest is never accepted",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(fc.string({ maxLength: 70 }), fc.stringMatching(/^[0-9a-f]{64}$/), (word, pending) => {
+          const a = core.pinAccept(pinGivenOf(word, pending));
+          return a !== PinAccept.accept || (pending.startsWith(word.toLowerCase()) && word.length >= PIN_SHOWN_DIGEST_CHARS);
+        }),
+        o,
+      ),
+  },
+  {
+    name: "N10: a tool name is listed only when its text is clean; any other code refuses it",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, (text) => (core.toolName(text) === ToolNameAnswer.listed) === (text === ToolNameText.clean)),
+        o,
+      ),
+  },
+  {
     name: "garbage never traps the wasm and always yields a defined code",
     run: (core, o) =>
       fc.assert(
@@ -384,7 +415,7 @@ export const coreProperties: Property[] = [
             x.approvalReply(a, b, c).reason,
             x.oauthRedirect({ scheme: a, host: b, userinfo: c, fragment: d }), x.oauthOffer(a, b), x.oauthUnauthorized(c, d), x.oauthChannel(a, b),
             x.oauthResource({ prm: a, origin: b, path: c }), x.oauthIssuer(d), x.oauthRefresh({ refreshToken: a, expiry: b, remainingMs: c, leadMs: d }),
-            x.pinGate({ state: a, policy: b, scope: c, direction: d }).reason,
+            x.pinGate({ state: a, policy: b, scope: c, direction: d }).reason, x.pinAccept(a), x.toolName(b),
           ];
           const checks = [x.limitAccepts(a, b), x.budgetCheck(a, b, c, d)];
           const room = x.budgetRoom(a, b, c);

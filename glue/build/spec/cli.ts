@@ -9,12 +9,13 @@ import { readSpec } from "./parse.js";
 import { JSON_INDENT } from "../../support/format.js";
 import { writeGenerated } from "./generate.js";
 import { ASC_ARGS, BUILD_RECORD, CORE_WASM, ascVersion, compileCore, repoRoot, sha256, sourceDigest } from "./build.js";
-import { runExamples } from "./examples.js";
-import { createCore } from "../../decisions/core.js";
 
 const spec = readSpec();
 const regenerated = writeGenerated(spec);
 if (process.argv.includes("--generate-only")) process.exit(0);
+// Loaded only now: the examples runner reads glue facts files that may use a code this spec just
+// added, so a --generate-only run never needs them to link against the tables it is writing.
+const [{ runExamples }, { createCore }] = await Promise.all([import("./examples.js"), import("../../decisions/core.js")]);
 const { binary, diagnostics } = await compileCore();
 if (!binary) {
   process.stderr.write(`core build failed:\n${diagnostics}\n`);

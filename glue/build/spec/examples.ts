@@ -8,6 +8,7 @@ import { appVisibilityOf } from "../../decisions/facts/app-ui.js";
 import { elicitationOf } from "../../decisions/facts/approval.js";
 import { authorizationUrlFacts, issuerMatchOf, metadataOriginOf, redirectFacts, resourceFacts, tokenIssuerMatchOf } from "../../decisions/facts/oauth.js";
 import { checkManifest } from "../../views/manifest.js";
+import { pinGivenOf, toolNameTextOf } from "../../decisions/facts/pins.js";
 import { codeOf, type Example, type Spec } from "./parse.js";
 import { codeName } from "../../decisions/code-names.js";
 import { Budget, type Revision } from "../../decisions/generated/spec.js";
@@ -133,6 +134,10 @@ const approvals: Runner = (core, spec, g) => {
 };
 
 const pins: Runner = (core, spec, g) => {
+  if ("word" in g || "pending" in g) return { answer: nameOf(spec, "PinAccept", core.pinAccept(pinGivenOf(g.word, String(g.pending)))) };
+  if ("given" in g) return { answer: nameOf(spec, "PinAccept", core.pinAccept(codeOf(spec, "PinGiven", g.given))) };
+  if ("name" in g) return { answer: nameOf(spec, "ToolNameAnswer", core.toolName(toolNameTextOf(String(g.name)))) };
+  if ("text" in g) return { answer: nameOf(spec, "ToolNameAnswer", core.toolName(codeOf(spec, "ToolNameText", g.text))) };
   const d = core.pinGate({
     state: codeOf(spec, "PinState", g.state),
     policy: codeOf(spec, "PinPolicy", g.policy),

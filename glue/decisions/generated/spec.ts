@@ -633,6 +633,39 @@ export const PinReason = {
 export type PinReason = (typeof PinReason)[keyof typeof PinReason];
 export type PinReasonName = keyof typeof PinReason;
 
+export const PinGiven = {
+  absent: 0,
+  not_digest: 1,
+  shown: 2,
+  other_digest: 3
+} as const;
+export type PinGiven = (typeof PinGiven)[keyof typeof PinGiven];
+export type PinGivenName = keyof typeof PinGiven;
+
+export const PinAccept = {
+  accept: 0,
+  unnamed: 1,
+  malformed: 2,
+  changed_since_shown: 3,
+  invalid_facts: 4
+} as const;
+export type PinAccept = (typeof PinAccept)[keyof typeof PinAccept];
+export type PinAcceptName = keyof typeof PinAccept;
+
+export const ToolNameText = {
+  clean: 0,
+  unsafe: 1
+} as const;
+export type ToolNameText = (typeof ToolNameText)[keyof typeof ToolNameText];
+export type ToolNameTextName = keyof typeof ToolNameText;
+
+export const ToolNameAnswer = {
+  listed: 0,
+  refused: 1
+} as const;
+export type ToolNameAnswer = (typeof ToolNameAnswer)[keyof typeof ToolNameAnswer];
+export type ToolNameAnswerName = keyof typeof ToolNameAnswer;
+
 export const Hint = {
   absent: 0,
   true: 1,
