@@ -9,3 +9,4 @@ export { appCall, appResult, appResource } from "./apps";
 export { approvalAsk, approvalReply, downstreamAsk, downstreamOwner } from "./approvals";
 export { oauthRedirect, oauthOffer, oauthUnauthorized, oauthChannel, oauthResource, oauthIssuer, oauthTokenIssuer, oauthRefresh, oauthAuthorizationUrl, oauthMetadataLocation } from "./oauth";
 export { pinAccept, pinGate, toolName } from "./pins";
+export { access, accessRule } from "./access";

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, PinAccept, ToolNameAnswer, DownstreamAsk, QuestionOwner } from "./generated/spec.js";
+import type { OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, PinAccept, ToolNameAnswer, AccessRule, AccessAnswer, DownstreamAsk, QuestionOwner } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -54,6 +54,8 @@ interface CoreExports {
   pinGate(state: number, policy: number, scope: number, direction: number): number;
   pinAccept(given: number): number;
   toolName(text: number): number;
+  accessRule(lists: number, groups: number): number;
+  access(policy: number, granted: number): number;
 }
 
 export interface HostFacts { ext: number; mime: number; appMime: boolean; override: number; fileFallback: boolean }
@@ -144,6 +146,10 @@ export interface Core {
   pinAccept(given: number): PinAccept;
   /** N10: whether a listed tool name is listed and callable, from its text (ToolNameText). */
   toolName(text: number): ToolNameAnswer;
+  /** G1–G3: whether one access rule grants a connector to a principal (RuleLists, RuleGroups). */
+  accessRule(lists: number, groups: number): AccessRule;
+  /** G4–G6: whether a principal may use a connector: the policy (AccessPolicy) and how many rules granted it. */
+  access(policy: number, granted: number): AccessAnswer;
 }
 
 /** Thrown when the wasm traps; the instance is replaced before the throw, so the next call works. */
@@ -285,6 +291,8 @@ export function createCore(bytes: Uint8Array): Core {
       }),
     pinAccept: (given) => call("pinAccept", () => x.pinAccept(i32(given)) as PinAccept),
     toolName: (text) => call("toolName", () => x.toolName(i32(text)) as ToolNameAnswer),
+    accessRule: (lists, groups) => call("accessRule", () => x.accessRule(i32(lists), i32(groups)) as AccessRule),
+    access: (policy, granted) => call("access", () => x.access(i32(policy), f64(granted)) as AccessAnswer),
   };
 }
 

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import type { Core } from "../../glue/decisions/core.js";
 import { redirectFacts } from "../../glue/decisions/facts/oauth.js";
 import { pinGivenOf } from "../../glue/decisions/facts/pins.js";
-import { ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS } from "../../glue/decisions/generated/spec.js";
+import { ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS, AccessAnswer, AccessPolicy, AccessRule, RuleGroups, RuleLists } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -400,6 +400,32 @@ export const coreProperties: Property[] = [
       ),
   },
   {
+    name: "G1–G3: a rule grants only a connector it lists, to a principal it names no groups for or shares one with; other codes grant nothing",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, anyCode, (lists, groups) => {
+          const r = core.accessRule(lists, groups);
+          if (!inRange(RuleLists, lists) || !inRange(RuleGroups, groups)) return r === AccessRule.invalid_facts;
+          return (r === AccessRule.grants) === (lists === RuleLists.yes && groups !== RuleGroups.none_shared);
+        }),
+        o,
+      ),
+  },
+  {
+    name: "G4–G6: with rules a connector is usable only when a whole, positive number of rules granted it; open policy always usable; anything else hides it",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, fc.oneof(fc.integer({ min: -3, max: 50 }), fc.double()), (policy, granted) => {
+          const a = core.access(policy, granted);
+          const whole = Number.isInteger(granted) && granted >= 0;
+          if (!inRange(AccessPolicy, policy) || !whole) return a === AccessAnswer.invalid_facts;
+          if (policy === AccessPolicy.open) return a === AccessAnswer.open;
+          return a === (granted >= 1 ? AccessAnswer.granted : AccessAnswer.hidden);
+        }),
+        o,
+      ),
+  },
+  {
     name: "garbage never traps the wasm and always yields a defined code",
     run: (core, o) =>
       fc.assert(
@@ -415,7 +441,7 @@ export const coreProperties: Property[] = [
             x.approvalReply(a, b, c).reason,
             x.oauthRedirect({ scheme: a, host: b, userinfo: c, fragment: d }), x.oauthOffer(a, b), x.oauthUnauthorized(c, d), x.oauthChannel(a, b),
             x.oauthResource({ prm: a, origin: b, path: c }), x.oauthIssuer(d), x.oauthRefresh({ refreshToken: a, expiry: b, remainingMs: c, leadMs: d }),
-            x.pinGate({ state: a, policy: b, scope: c, direction: d }).reason, x.pinAccept(a), x.toolName(b),
+            x.pinGate({ state: a, policy: b, scope: c, direction: d }).reason, x.pinAccept(a), x.toolName(b), x.accessRule(c, d), x.access(a, b),
           ];
           const checks = [x.limitAccepts(a, b), x.budgetCheck(a, b, c, d)];
           const room = x.budgetRoom(a, b, c);

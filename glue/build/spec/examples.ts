@@ -9,6 +9,7 @@ import { elicitationOf } from "../../decisions/facts/approval.js";
 import { authorizationUrlFacts, issuerMatchOf, metadataOriginOf, redirectFacts, resourceFacts, tokenIssuerMatchOf } from "../../decisions/facts/oauth.js";
 import { checkManifest } from "../../views/manifest.js";
 import { pinGivenOf, toolNameTextOf } from "../../decisions/facts/pins.js";
+import { ruleFactsOf } from "../../decisions/facts/access.js";
 import { codeOf, type Example, type Spec } from "./parse.js";
 import { codeName } from "../../decisions/code-names.js";
 import { Budget, type Revision } from "../../decisions/generated/spec.js";
@@ -147,6 +148,13 @@ const pins: Runner = (core, spec, g) => {
   return { answer: nameOf(spec, "PinAnswer", d.answer), reason: nameOf(spec, "PinReason", d.reason) };
 };
 
+/** spec/access.md: a rule as written in atrium.json goes through the glue's own fact extraction; codes go straight in. */
+const access: Runner = (core, spec, g) => {
+  if ("rule" in g) { const f = ruleFactsOf(g.rule, String(g.connector), g.principalGroups); return { rule: nameOf(spec, "AccessRule", core.accessRule(f.lists, f.groups)) }; }
+  if ("lists" in g) return { rule: nameOf(spec, "AccessRule", core.accessRule(codeOf(spec, "RuleLists", g.lists), codeOf(spec, "RuleGroups", g.groups))) };
+  return { answer: nameOf(spec, "AccessAnswer", core.access(codeOf(spec, "AccessPolicy", g.policy), num(g.granted))) };
+};
+
 /** spec/oauth.md: a string fact (a URI, a server URL, an issuer) goes through the glue's own fact extraction; codes go straight in. */
 const oauth: Runner = (core, spec, g) => {
   const c = (t: string, v: unknown) => codeOf(spec, t, v);
@@ -174,6 +182,7 @@ const oauth: Runner = (core, spec, g) => {
 const RUNNERS: Record<string, Runner> = {
   "oauth.md": oauth,
   "pins.md": pins,
+  "access.md": access,
   "approvals.md": approvals,
   "app-calls.md": apps,
   "host-detection.md": host,
