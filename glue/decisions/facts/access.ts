@@ -1,6 +1,6 @@
 // Observations turned into the access family's facts (spec/access.md): what one `atrium.access`
-// rule says of a connector and a principal's groups (G1–G2), and the policy of the running config.
-import { AccessPolicy, RuleGroups, RuleLists } from "../generated/spec.js";
+// rule says of a connector and a principal's groups (G1–G2).
+import { RuleGroups, RuleLists } from "../generated/spec.js";
 
 /** One rule of atrium.access as validated: `groups` absent means everyone. */
 export interface AccessRuleConfig { groups?: readonly string[]; connectors: readonly string[] }
@@ -12,5 +12,3 @@ export function ruleFactsOf(rule: AccessRuleConfig, connector: string, principal
   return { lists, groups };
 }
 
-/** G4's policy: rules configured (even none) or not. */
-export const accessPolicyOf = (rules: readonly AccessRuleConfig[] | undefined): AccessPolicy => (rules === undefined ? AccessPolicy.open : AccessPolicy.rules);
