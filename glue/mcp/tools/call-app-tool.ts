@@ -16,7 +16,7 @@ export const callAppTool = defineTool({
   title: "Run a tool for a downstream app",
   description: "For downstream MCP Apps that atrium relays only: one tool of the app's own connector.",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  uses: ["catalog", "core", "config", "signal", "activity"] as const,
+  uses: ["catalog", "core", "downstream", "config", "signal", "activity"] as const,
   appsHostOnly: true,
   _meta: { ui: { visibility: ["app"] } },
   input: z.object({
@@ -26,7 +26,7 @@ export const callAppTool = defineTool({
   }).strict(),
   async run(args, ctx): Promise<CallToolResult> {
     const { entry, result } = await invoke(
-      { catalog: ctx.catalog, core: ctx.core, callPayloadBytes: ctx.config.sandbox.callPayloadBytes, activity: ctx.activity },
+      { catalog: ctx.catalog, core: ctx.core, downstream: ctx.downstream, callPayloadBytes: ctx.config.sandbox.callPayloadBytes, activity: ctx.activity },
       { address: `${args.connector}.${args.tool}`, args: args.arguments, allowApproval: false, fromApp: args.connector, signal: ctx.signal, path: "app" },
     );
     const meta = appMeta(entry.connectorId, result._meta);
