@@ -7,6 +7,7 @@ import { describe, it, expect, beforeAll, afterAll, vi } from "vitest";
 import { SandboxPool, type HostSide } from "../glue/sandbox/pool.js";
 import { RunBridge } from "../glue/sandbox/bridge.js";
 import { fakeDownstream } from "./harness/fake-downstream.js";
+import { LOCAL_PRINCIPAL } from "../glue/support/principal.js";
 import { quickjsWasmPath, sandboxWorkerPath } from "../glue/support/paths.js";
 import type { RunLimits, RunOutcome } from "../glue/sandbox/protocol.js";
 import type { HostCall } from "../glue/sandbox/host-ops.js";
@@ -54,7 +55,7 @@ async function run(code: string, host?: (crossed: HostCall[]) => HostSide): Prom
 /** The real bridge behind the pool, with what crossed, what reached the tool, and each payload the main thread parsed. */
 async function runCounted(code: string) {
   const { catalog, downstream, counts } = oneToolCatalog();
-  const bridge = new RunBridge({ core: core(), catalog, downstream }, COUNTED);
+  const bridge = new RunBridge({ core: core(), catalog, downstream, principal: LOCAL_PRINCIPAL }, COUNTED);
   const parsed: string[] = [];
   const parse = JSON.parse;
   const spy = vi.spyOn(JSON, "parse").mockImplementation((text: string, reviver?: any) => (parsed.push(text), parse(text, reviver)));

@@ -25,8 +25,11 @@ import type { ActivitySink, CallPath } from "../activity/events.js";
 import { NO_PIN_FACTS } from "../pins/facts.js";
 import type { RawProgress } from "./downstream-progress.js";
 import { callsInFlight, type RunOfCall } from "./calls-in-flight.js";
+import type { Principal } from "../support/principal.js";
 
 export interface InvokeRequest {
+  /** Who this call acts for (support/principal.ts), from the request's context: what per-request state is keyed by. */
+  principal: Principal;
   address: unknown;
   args: unknown;
   /** Only call_destructive_tool sets this; every other path runs read-only tools only. */
