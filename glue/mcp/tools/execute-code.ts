@@ -49,12 +49,12 @@ export const executeCode = (config: () => AtriumConfig) =>
     async run(args, ctx) {
       // A 2026-07-28 retry carrying the person's answer: the parked run it names goes on, no new run starts.
       if (ctx.retry.state !== undefined) {
-        const found = parked.open(ctx.retry.state);
+        const found = parked.open(ctx.retry.state, ctx.principal);
         const leg = found && found.run.code === args.code ? found.run.resume(found.seq, ParkedRun.responseOf(ctx.retry.responses), ctx.signal) : undefined;
         return leg ?? errorResult(new AtriumError("not_found", "the question this retry answers is no longer open (its run ended, or was abandoned when its approval wait ran out), or the requestState is not one atrium issued for this program; run the program again"));
       }
       // On 2026-07-28 a question is the request's own input-required answer: the run parks for it.
-      const park = ctx.approvals.revision === Revision.r2026_07_28 ? parked.start(args.code) : undefined;
+      const park = ctx.approvals.revision === Revision.r2026_07_28 ? parked.start(args.code, ctx.principal) : undefined;
       if (!park) return runProgram(args, ctx, ctx.approvals, ctx.signal, ctx.progress);
       return park.first(runProgram(args, ctx, park.channel(ctx.approvals), park.signal, park.progressWhileOpen(ctx.progress)), ctx.signal);
     },
