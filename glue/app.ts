@@ -30,6 +30,7 @@ import { Authorizer, type ConnectorPort } from "./auth/authorizer.js";
 import { tokenStore } from "./auth/store.js";
 import { AppResources } from "./apps/resources.js";
 import { DownstreamPrompts } from "./calls/prompts.js";
+import { DownstreamAccess } from "./calls/invoke.js";
 import { askerFor, type HostToAsk } from "./calls/downstream-questions.js";
 import { Budget, type Revision } from "./decisions/generated/spec.js";
 import type { SandboxPool } from "./sandbox/pool.js";
@@ -72,10 +73,26 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
     unavailable: () => c.unavailable(),
   }));
   const authorizer = new Authorizer(ports, tokenStore());
+  // calls/invoke.ts alone calls a connector, reads its resources or asks its prompts: through this
+  // port, closed in a DownstreamAccess every other part passes along and none can open.
+  const downstream = DownstreamAccess.grant({
+    link: (id) => {
+      const connector = registry.get(id);
+      return connector && {
+        call: (name, args, opts) => connector.call(name, args, opts),
+        readResource: (uri, opts) => connector.readResource(uri, opts),
+        prompts: (method, params, opts) => connector.prompts(method, params, opts),
+        offersPrompts: () => connector.offersPrompts,
+        ready: () => connector.state === "ready",
+        stopped: () => connector.state === "stopped",
+        unavailable: () => connector.unavailable(),
+      };
+    },
+  });
   const tools = [executeCode(() => running.current), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
-  const appResources = new AppResources({ core: c, catalog });
+  const appResources = new AppResources({ core: c, catalog, downstream });
   // Downstream prompts, fetched through invoke.ts; each connector's prompts/list_changed reaches every host connection.
-  const downstreamPrompts = new DownstreamPrompts(catalog);
+  const downstreamPrompts = new DownstreamPrompts(catalog, downstream);
   // A connector that offers prompts coming up (its first start, a restart, a reload) or going is a change of the prompt list too.
   let offeringPrompts = "";
   registry.onChange(() => {
@@ -91,7 +108,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const onToolsChanged = (listener: () => void) => { toolsChanged.add(listener); return () => { toolsChanged.delete(listener); }; };
   // A downstream's question goes to the host connection that can be asked, judged by the core (P12).
   const questions = { hostConnected: (h: HostToAsk) => registry.passthrough.askWith(askerFor(c, h)) };
-  const deps = { version, tools, host, onToolsChanged, context: { core: c, catalog, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions };
+  const deps = { version, tools, host, onToolsChanged, context: { core: c, catalog, downstream, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions };
   /** A server instance for one connection of one revision, acting for one principal (`local` unless HTTP auth names one). */
   const serverFor = (revision: Revision, principal?: Principal) => createServer(deps, revision, principal);
   const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); if (o.ok) for (const l of toolsChanged) l(); live.onReload?.(o); } }, c, running, registry);

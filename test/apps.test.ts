@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { startAtrium, nodeServer, fixture, type Atrium } from "./harness/atrium-client.js";
 import { core } from "../glue/decisions/core.js";
 import { invoke } from "../glue/calls/invoke.js";
+import { fakeDownstream } from "./harness/fake-downstream.js";
+import { LOCAL_PRINCIPAL } from "../glue/support/principal.js";
 import type { Catalog } from "../glue/catalog/catalog.js";
 import type { CatalogEntry } from "../glue/catalog/entry.js";
 import { AppVisibility } from "../glue/decisions/generated/spec.js";
@@ -184,20 +186,21 @@ describe("downstream apps, the pieces", () => {
     maxResultBytes: 50_000, appVisibility: AppVisibility.app, appWrites: true, ...extra,
   });
   const catalogResolving = (e: CatalogEntry, ran: string[]) =>
-    ({ connectorOf: () => undefined, resolve: () => ({ entry: e, connector: { call: async (name: string) => { ran.push(name); return { content: [] }; } } }) }) as unknown as Catalog;
+    ({ viewOf: () => undefined, resolve: () => ({ entry: e }) }) as unknown as Catalog;
+  const downstreamRecording = (ran: string[]) => fakeDownstream(async (name) => { ran.push(name); return { content: [] }; });
 
   it("A3 on the call path: a call from one connector's app that resolves to another connector's tool is refused before it is made", async () => {
     const ran: string[] = [];
-    const ctx = { catalog: catalogResolving(entry("other"), ran), core: core(), callPayloadBytes: 65_536 };
-    await expect(invoke(ctx, { address: "other.list_items", args: {}, allowApproval: false, fromApp: "board" })).rejects.toMatchObject({ code: "app_call_refused", details: { reason: "other_connector" } });
-    await expect(invoke(ctx, { address: "other.list_items", args: {}, allowApproval: false, fromApp: "other" })).resolves.toBeDefined();
+    const ctx = { catalog: catalogResolving(entry("other"), ran), downstream: downstreamRecording(ran), core: core(), callPayloadBytes: 65_536 };
+    await expect(invoke(ctx, { principal: LOCAL_PRINCIPAL, address: "other.list_items", args: {}, allowApproval: false, fromApp: "board" })).rejects.toMatchObject({ code: "app_call_refused", details: { reason: "other_connector" } });
+    await expect(invoke(ctx, { principal: LOCAL_PRINCIPAL, address: "other.list_items", args: {}, allowApproval: false, fromApp: "other" })).resolves.toBeDefined();
     expect(ran).toEqual(["list_items"]);
   });
 
   it("A2 on the call path: call_destructive_tool's allowApproval does not open a write to an app", async () => {
     const ran: string[] = [];
-    const ctx = { catalog: catalogResolving(entry("board", { safety: "approval", appWrites: false }), ran), core: core(), callPayloadBytes: 65_536 };
-    await expect(invoke(ctx, { address: "board.list_items", args: {}, allowApproval: true, fromApp: "board" })).rejects.toMatchObject({ code: "app_call_refused", details: { reason: "writes_not_allowed" } });
+    const ctx = { catalog: catalogResolving(entry("board", { safety: "approval", appWrites: false }), ran), downstream: downstreamRecording(ran), core: core(), callPayloadBytes: 65_536 };
+    await expect(invoke(ctx, { principal: LOCAL_PRINCIPAL, address: "board.list_items", args: {}, allowApproval: true, fromApp: "board" })).rejects.toMatchObject({ code: "app_call_refused", details: { reason: "writes_not_allowed" } });
     expect(ran).toEqual([]);
   });
 

@@ -81,10 +81,10 @@ const GATES: Gate[] = [
   {
     folder: "connectors",
     importers: [
-      { file: "app.ts" }, { file: "catalog/catalog.ts" }, { file: "calls/invoke.ts" },
-      { file: "calls/call-result.ts", only: ["connectors/downstream-shapes.ts"] },
+      { file: "app.ts" }, { file: "catalog/catalog.ts", only: ["connectors/registry.ts"] },
+      { file: "calls/invoke.ts", only: ["connectors/downstream-shapes.ts"] }, { file: "calls/call-result.ts", only: ["connectors/downstream-shapes.ts"] },
     ],
-    why: "only the composition root, the catalog and the invocation path reach the connector layer; call-result.ts reads the downstream result's shape only",
+    why: "only the composition root reaches the connector layer; the catalog lists the registry's connectors (and hands out entries and read-only views, never a connector); invoke.ts and call-result.ts read the downstream result's shape only",
   },
   { folder: "build", importers: [], why: "build time only: nothing the server loads imports it" },
 ];
@@ -153,6 +153,31 @@ function numberLiterals(sources: Map<string, ts.SourceFile>): NumberLiteral[] {
   return out;
 }
 
+/**
+ * The Downstream port's wall, on the AST: a file other than calls/invoke.ts that names the port's
+ * types (Downstream, DownstreamLink: any reference, aliased or qualified) or opens the closed access
+ * (DownstreamAccess.link), or one other than app.ts (the composition root) that grants it
+ * (DownstreamAccess.grant, also as a type query). Each finding is "file:line what".
+ */
+function portViolations(sources: Map<string, ts.SourceFile>): string[] {
+  const out: string[] = [];
+  for (const [file, source] of sources) {
+    if (file === "calls/invoke.ts") continue;
+    const at = (node: ts.Node, what: string) => out.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${what}`);
+    const visit = (node: ts.Node): void => {
+      if (ts.isIdentifier(node) && (node.text === "Downstream" || node.text === "DownstreamLink")) at(node, node.text);
+      if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "DownstreamAccess") {
+        if (node.name.text === "link") at(node, "DownstreamAccess.link");
+        if (node.name.text === "grant" && file !== "app.ts") at(node, "DownstreamAccess.grant");
+      }
+      if (ts.isQualifiedName(node) && ts.isIdentifier(node.left) && node.left.text === "DownstreamAccess" && node.right.text === "grant" && file !== "app.ts") at(node, "DownstreamAccess.grant");
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return out;
+}
+
 const glueSources = sources();
 const parsed = new Map([...glueSources].map(([f, text]) => [f, parse(f, text)]));
 const edges = edgesOf(parsed);
@@ -161,20 +186,36 @@ const valueGraph = importGraph(edges, glueSources.keys(), true);
 const isConnectorLayer = (f: string) => f.startsWith("connectors/");
 
 describe("architecture walls", () => {
-  it("only invoke.ts calls a connector", () => {
+  // app.ts builds the Downstream port from the registry (its link forwards to the connector); invoke.ts is the one that uses it.
+  it("only invoke.ts calls a connector (app.ts's Downstream port forwards its calls)", () => {
     const callers = [...graph.keys()].filter((f) => !isConnectorLayer(f) && /\bconnector\.call\(/.test(glueSources.get(f)!));
-    expect(callers).toEqual(["calls/invoke.ts"]);
+    expect(callers).toEqual(["app.ts", "calls/invoke.ts"]);
   });
 
-  it("only invoke.ts reads a connector's resources (a downstream app's document)", () => {
+  it("only invoke.ts reads a connector's resources (a downstream app's document; app.ts's port forwards the read)", () => {
     const readers = [...graph.keys()].filter((f) => !isConnectorLayer(f) && /\bconnector\.readResource\(/.test(glueSources.get(f)!));
-    expect(readers).toEqual(["calls/invoke.ts"]);
+    expect(readers).toEqual(["app.ts", "calls/invoke.ts"]);
   });
 
-  it("only invoke.ts asks a connector for its prompts (calls/prompts.ts shapes what it answers)", () => {
+  it("only invoke.ts asks a connector for its prompts (calls/prompts.ts shapes what it answers; app.ts's port forwards the ask)", () => {
     const askers = [...graph.keys()].filter((f) => !isConnectorLayer(f) && /\.prompts\(\s*(?:method\b|["'`]prompts\/)/.test(glueSources.get(f)!));
-    expect(askers).toEqual(["calls/invoke.ts"]);
+    expect(askers).toEqual(["app.ts", "calls/invoke.ts"]);
     expect(graph.get("calls/prompts.ts")!.filter(isConnectorLayer)).toEqual([]);
+  });
+
+  it("only invoke.ts takes the Downstream port type, and only app.ts grants it (a planted taker and a planted grant are reported)", () => {
+    expect(portViolations(parsed)).toEqual([]);
+    const plantedTakers = [
+      "import type { Downstream } from \"../../calls/invoke.js\";\nexport function f(d: Downstream) { return d; }\n",
+      "import { type Downstream as D } from '../../calls/invoke.js';\nexport const f = (d: D) => d;\n",
+      "import * as inv from \"../../calls/invoke.js\";\nexport const f = (d: inv.Downstream) => d;\n",
+      "export const f = (d: import(\"../../calls/invoke.js\").Downstream) => d;\n",
+      "import type { DownstreamLink } from \"../../calls/invoke.js\";\nexport const f = (d: DownstreamLink) => d;\n",
+      "import { DownstreamAccess } from \"../../calls/invoke.js\";\nexport const f = (d: Parameters<typeof DownstreamAccess.grant>[0]) => d;\n",
+      "import { DownstreamAccess } from \"../../calls/invoke.js\";\nexport const g = DownstreamAccess.grant({ link: () => undefined });\n",
+      "import { DownstreamAccess } from \"../../calls/invoke.js\";\nexport const h = (a: DownstreamAccess) => DownstreamAccess.link(a, \"x\");\n",
+    ];
+    for (const text of plantedTakers) expect({ text, reported: portViolations(new Map([["mcp/tools/planted.ts", parse("mcp/tools/planted.ts", text)]])).some((v) => v.startsWith("mcp/tools/planted.ts")) }).toEqual({ text, reported: true });
   });
 
   it("each meta-tool declares exactly the context it uses, and the server hands it nothing else", () => {

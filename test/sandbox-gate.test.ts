@@ -6,6 +6,8 @@
 import { describe, it, expect, beforeAll, afterAll, vi } from "vitest";
 import { SandboxPool, type HostSide } from "../glue/sandbox/pool.js";
 import { RunBridge } from "../glue/sandbox/bridge.js";
+import { fakeDownstream } from "./harness/fake-downstream.js";
+import { LOCAL_PRINCIPAL } from "../glue/support/principal.js";
 import { quickjsWasmPath, sandboxWorkerPath } from "../glue/support/paths.js";
 import type { RunLimits, RunOutcome } from "../glue/sandbox/protocol.js";
 import type { HostCall } from "../glue/sandbox/host-ops.js";
@@ -38,9 +40,9 @@ const fixedHost = (crossed: HostCall[]): HostSide => ({
 function oneToolCatalog() {
   const entry: CatalogEntry = { address: "x.y", connectorId: "x", name: "y", description: "answers one", inputSchema: {}, safety: "read_only", reason: "annotated_read_only", maxResultBytes: 65_536, appVisibility: 0, appWrites: false };
   const counts = { ran: 0 };
-  const connector = { config: { timeoutMs: 10_000 }, call: async () => { counts.ran++; return { content: [{ type: "text", text: "1" }] }; } };
-  const catalog = { connectorOf: () => undefined, resolve: () => ({ entry, connector }), index: () => buildSearchIndex([entry]), missing: () => [], starting: () => [], connectorIds: () => ["x"], classOf: () => "read_only" } as unknown as Catalog;
-  return { catalog, counts };
+  const downstream = fakeDownstream(async () => { counts.ran++; return { content: [{ type: "text", text: "1" }] }; });
+  const catalog = { viewOf: () => undefined, resolve: () => ({ entry }), index: () => buildSearchIndex([entry]), missing: () => [], starting: () => [], connectorIds: () => ["x"], classOf: () => "read_only" } as unknown as Catalog;
+  return { catalog, downstream, counts };
 }
 
 /** Runs a program; returns its outcome, its value, and every host call that reached the main thread. */
@@ -52,8 +54,8 @@ async function run(code: string, host?: (crossed: HostCall[]) => HostSide): Prom
 
 /** The real bridge behind the pool, with what crossed, what reached the tool, and each payload the main thread parsed. */
 async function runCounted(code: string) {
-  const { catalog, counts } = oneToolCatalog();
-  const bridge = new RunBridge({ core: core(), catalog }, COUNTED);
+  const { catalog, downstream, counts } = oneToolCatalog();
+  const bridge = new RunBridge({ core: core(), catalog, downstream, principal: LOCAL_PRINCIPAL }, COUNTED);
   const parsed: string[] = [];
   const parse = JSON.parse;
   const spy = vi.spyOn(JSON, "parse").mockImplementation((text: string, reviver?: any) => (parsed.push(text), parse(text, reviver)));

@@ -6,7 +6,7 @@
 import { ProtocolError, ProtocolErrorCode, type ReadResourceResult } from "@modelcontextprotocol/server";
 import type { Core, HostDecision } from "../decisions/core.js";
 import type { Catalog } from "../catalog/catalog.js";
-import { readAppResource } from "../calls/invoke.js";
+import { readAppResource, type DownstreamAccess } from "../calls/invoke.js";
 import { APP_MIME_TYPE, APP_RESOURCE_BYTES_MAX, AppResource } from "../decisions/generated/spec.js";
 import { AtriumError, clampEcho } from "../support/errors.js";
 import { isJsonObject } from "../support/json-object.js";
@@ -18,7 +18,7 @@ import { relayPage } from "./relay-page.js";
 const failure = (message: string) => new ProtocolError(ProtocolErrorCode.InternalError, `MCP error ${ProtocolErrorCode.InternalError}: ${clampEcho(message)}`);
 
 export class AppResources {
-  constructor(private readonly deps: { core: Core; catalog: Catalog }) {}
+  constructor(private readonly deps: { core: Core; catalog: Catalog; downstream: DownstreamAccess }) {}
 
   /** The relay document for `uri`, or undefined when atrium serves this host no such resource. */
   async read(uri: string, host: HostDecision, signal?: AbortSignal): Promise<ReadResourceResult | undefined> {

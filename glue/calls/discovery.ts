@@ -97,7 +97,7 @@ const startingNotice = (list: ReturnType<Catalog["starting"]>): string => search
  * describe right after atrium starts answers from it, not from its absence. Never throws.
  */
 async function settled(catalog: Catalog, address: unknown, signal?: AbortSignal): Promise<void> {
-  await catalog.connectorOf(address)?.whenSettled(signal);
+  await catalog.viewOf(address)?.whenSettled(signal);
 }
 
 /**

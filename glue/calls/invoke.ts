@@ -8,9 +8,11 @@
 // function, judge) once the person has answered, since the wait may have changed any of them, and
 // a result that comes back from a connector a reload stopped meanwhile is not delivered. And the one
 // path a downstream app's UI document is read by (readAppResource), and a connector's prompts
-// (askPrompts: calls/prompts.ts shapes them).
+// (askPrompts: calls/prompts.ts shapes them). It alone holds the Downstream port (app.ts grants it
+// from the registry, wrapped in an opaque DownstreamAccess that only this file can open): no other
+// file can obtain a connector to call.
 import type { Core } from "../decisions/core.js";
-import type { Catalog, Resolved } from "../catalog/catalog.js";
+import type { Catalog } from "../catalog/catalog.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import type { ToolResult } from "../connectors/downstream-shapes.js";
 import { AtriumError } from "../support/errors.js";
@@ -23,8 +25,11 @@ import type { ActivitySink, CallPath } from "../activity/events.js";
 import { NO_PIN_FACTS } from "../pins/facts.js";
 import type { RawProgress } from "./downstream-progress.js";
 import { callsInFlight, type RunOfCall } from "./calls-in-flight.js";
+import type { Principal } from "../support/principal.js";
 
 export interface InvokeRequest {
+  /** Who this call acts for (support/principal.ts), from the request's context: what per-request state is keyed by. */
+  principal: Principal;
   address: unknown;
   args: unknown;
   /** Only call_destructive_tool sets this; every other path runs read-only tools only. */
@@ -46,7 +51,31 @@ export interface InvokeRequest {
   run?: RunOfCall;
 }
 export interface Invoked { entry: CatalogEntry; result: ToolResult; durationMs: number }
-export interface InvokeContext { catalog: Catalog; core: Core; callPayloadBytes: number; activity?: ActivitySink }
+export interface InvokeContext { catalog: Catalog; core: Core; downstream: DownstreamAccess; callPayloadBytes: number; activity?: ActivitySink }
+
+/** One connector as this file reaches it, as it is now (a reload may replace it: a link stays with the one it named). */
+export interface DownstreamLink {
+  call(name: string, args: Record<string, unknown>, opts: { timeLeftMs?: number; signal?: AbortSignal; onprogress?: (progress: RawProgress) => void }): Promise<ToolResult>;
+  readResource(uri: string, opts: { signal?: AbortSignal }): Promise<Record<string, unknown>>;
+  prompts(method: "prompts/list" | "prompts/get", params: Record<string, unknown>, opts: { signal?: AbortSignal }): Promise<Record<string, unknown>>;
+  /** Its server of the current connection offers prompts. */
+  offersPrompts(): boolean;
+  ready(): boolean;
+  /** A reload stopped it (its calls in flight end unavailable). */
+  stopped(): boolean;
+  unavailable(): AtriumError;
+}
+/** The port to the downstream servers: the connector with this id now, if atrium has one. Only this file names it. */
+export interface Downstream { link(connectorId: string): DownstreamLink | undefined }
+
+/** The Downstream port, closed: every other file passes it along, none can open it. */
+export class DownstreamAccess {
+  readonly #port: Downstream;
+  private constructor(port: Downstream) { this.#port = port; }
+  /** The composition root's grant (app.ts, from the registry; a test, from its fake). */
+  static grant(port: Downstream): DownstreamAccess { return new DownstreamAccess(port); }
+  static link(access: DownstreamAccess, connectorId: string): DownstreamLink | undefined { return access.#port.link(connectorId); }
+}
 
 export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<Invoked> {
   // The activity log records each resolved call once, with its outcome (glue/activity/call-trace.ts).
@@ -64,7 +93,10 @@ async function invokeTraced(ctx: InvokeContext, req: InvokeRequest, trace: CallT
     // read-only promotion) is judged again, the person's answer standing in for the question.
     cleared = await judge(ctx, req, trace, true);
   }
-  const { entry, connector, args } = cleared;
+  const { entry, args } = cleared;
+  const connector = DownstreamAccess.link(ctx.downstream, entry.connectorId);
+  // The catalog resolved it a moment ago; a connector gone since is a reload's: unavailable, as a stopped one is.
+  if (!connector) throw new AtriumError("unavailable", `connector ${entry.connectorId} has been stopped`, { details: { connector: entry.connectorId }, recovering: false });
   const started = trace.start();
   const leave = callsInFlight.enter(entry.connectorId, req.run);
   let result: ToolResult;
@@ -75,14 +107,13 @@ async function invokeTraced(ctx: InvokeContext, req: InvokeRequest, trace: CallT
   }
   // A reload that removed or replaced the connector while the call was out ends it `unavailable`
   // (docs/reference.md, Live reload), even when the server still answered on its way out.
-  if (connector.state === "stopped") throw connector.unavailable();
+  if (connector.stopped()) throw connector.unavailable();
   return { entry, result, durationMs: performance.now() - started };
 }
 
 /** A call every gate let through: what to call, and (before the question only) the approval it still needs. */
 interface Cleared {
   entry: CatalogEntry;
-  connector: Resolved["connector"];
   args: Record<string, unknown>;
   argsJson: string;
   ask?: (entry: CatalogEntry, args: Record<string, unknown>, argsJson: string) => Promise<void>;
@@ -96,12 +127,12 @@ interface Cleared {
  */
 async function judge(ctx: InvokeContext, req: InvokeRequest, trace: CallTrace, approved: boolean): Promise<Cleared> {
   // Only the connector this call names is waited for: a start in progress, a changing listing.
-  const named = ctx.catalog.connectorOf(req.address);
+  const named = ctx.catalog.viewOf(req.address);
   if (named) {
     await named.whenSettled(req.signal);
     if (named.refreshing) throw named.listingUnsettled();
   }
-  const { entry, connector } = ctx.catalog.resolve(req.address);
+  const { entry } = ctx.catalog.resolve(req.address);
   trace.resolved(entry.connectorId, entry.name);
   pinGate(ctx, entry);
   const raw = req.args === undefined ? {} : req.args;
@@ -116,7 +147,7 @@ async function judge(ctx: InvokeContext, req: InvokeRequest, trace: CallTrace, a
   else if (needsAnswer && !approved && !ask) throw approvalRequired(entry, args, argsJson);
   // Before any question: the person is not asked about a call whose payload would be refused anyway.
   payloadWithin(ctx, entry, argsJson);
-  return { entry, connector, args, argsJson, ask };
+  return { entry, args, argsJson, ask };
 }
 
 function payloadWithin(ctx: InvokeContext, entry: CatalogEntry, argsJson: string): void {
@@ -151,10 +182,12 @@ function appGate(ctx: InvokeContext, entry: CatalogEntry, app: string): void {
  * A downstream app's UI document, as its connector answers resources/read (waiting, bounded,
  * for that connector alone to settle); undefined when atrium has no such connector.
  */
-export async function readAppResource(ctx: Pick<InvokeContext, "catalog">, connectorId: string, uri: string, signal?: AbortSignal): Promise<Record<string, unknown> | undefined> {
-  const connector = ctx.catalog.connectorOf(`${connectorId}.`);
+export async function readAppResource(ctx: Pick<InvokeContext, "catalog" | "downstream">, connectorId: string, uri: string, signal?: AbortSignal): Promise<Record<string, unknown> | undefined> {
+  const view = ctx.catalog.viewOf(`${connectorId}.`);
+  if (!view) return undefined;
+  await view.whenSettled(signal);
+  const connector = DownstreamAccess.link(ctx.downstream, view.id);
   if (!connector) return undefined;
-  await connector.whenSettled(signal);
   return connector.readResource(uri, { signal });
 }
 
@@ -164,10 +197,12 @@ export async function readAppResource(ctx: Pick<InvokeContext, "catalog">, conne
  * no such connector or its ready server offers no prompts; a connector that is not ready throws
  * its typed `unavailable`.
  */
-export async function askPrompts(ctx: Pick<InvokeContext, "catalog">, connectorId: string, method: "prompts/list" | "prompts/get", params: Record<string, unknown>, opts: { wait: boolean; signal?: AbortSignal }): Promise<Record<string, unknown> | undefined> {
-  const connector = ctx.catalog.connectorOf(`${connectorId}.`);
+export async function askPrompts(ctx: Pick<InvokeContext, "catalog" | "downstream">, connectorId: string, method: "prompts/list" | "prompts/get", params: Record<string, unknown>, opts: { wait: boolean; signal?: AbortSignal }): Promise<Record<string, unknown> | undefined> {
+  const view = ctx.catalog.viewOf(`${connectorId}.`);
+  if (!view) return undefined;
+  if (opts.wait) await view.whenSettled(opts.signal);
+  const connector = DownstreamAccess.link(ctx.downstream, view.id);
   if (!connector) return undefined;
-  if (opts.wait) await connector.whenSettled(opts.signal);
-  if (connector.state === "ready" && !connector.offersPrompts) return undefined;
+  if (connector.ready() && !connector.offersPrompts()) return undefined;
   return connector.prompts(method, params, { signal: opts.signal });
 }

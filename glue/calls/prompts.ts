@@ -6,7 +6,7 @@
 // atrium's typed error (code, retryable); an unknown name is -32602, as the MCP spec words it.
 import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type Prompt, type PromptArgument } from "@modelcontextprotocol/server";
 import type { Catalog } from "../catalog/catalog.js";
-import { askPrompts } from "./invoke.js";
+import { askPrompts, type DownstreamAccess } from "./invoke.js";
 import { AtriumError, asAtriumError, clampEcho } from "../support/errors.js";
 import { isJsonObject } from "../support/json-object.js";
 import { clip } from "../support/text/clip.js";
@@ -41,7 +41,7 @@ function protocolError(e: unknown, code: number = ProtocolErrorCode.InternalErro
 }
 
 export class DownstreamPrompts {
-  constructor(private readonly catalog: Catalog) {}
+  constructor(private readonly catalog: Catalog, private readonly downstream: DownstreamAccess) {}
 
   /** Every ready connector's prompts, in config order; connectors that are not ready, offer none or fail are left out. */
   async list(signal?: AbortSignal): Promise<{ prompts: Prompt[] }> {
@@ -53,7 +53,7 @@ export class DownstreamPrompts {
     const prompts: Prompt[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < PROMPT_LIST_PAGES_MAX; page++) {
-      const raw = await askPrompts({ catalog: this.catalog }, connectorId, "prompts/list", cursor ? { cursor } : {}, { wait: false, signal });
+      const raw = await askPrompts({ catalog: this.catalog, downstream: this.downstream }, connectorId, "prompts/list", cursor ? { cursor } : {}, { wait: false, signal });
       if (!raw || !Array.isArray(raw.prompts)) break;
       for (const p of raw.prompts) {
         const shaped = promptOf(connectorId, p);
@@ -73,7 +73,7 @@ export class DownstreamPrompts {
     const prompt = name.slice(dot + 1);
     let raw: Record<string, unknown> | undefined;
     try {
-      raw = dot > 0 && prompt !== "" ? await askPrompts({ catalog: this.catalog }, connectorId, "prompts/get", { name: prompt, ...(args && { arguments: args }) }, { wait: true, signal }) : undefined;
+      raw = dot > 0 && prompt !== "" ? await askPrompts({ catalog: this.catalog, downstream: this.downstream }, connectorId, "prompts/get", { name: prompt, ...(args && { arguments: args }) }, { wait: true, signal }) : undefined;
     } catch (e) {
       throw protocolError(e, e instanceof AtriumError && e.code === "invalid_args" ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError);
     }

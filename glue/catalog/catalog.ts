@@ -1,10 +1,10 @@
 // The merged catalog of every connector's tools, each classified by the core
 // (spec/read-only.md) with the operator's lists; the search index is rebuilt lazily
 // whenever a connector's tools or state change, or the pin file does (each tool carries its pin's
-// verdict, glue/pins/service.ts).
+// verdict, glue/pins/service.ts). It hands out entries and read-only views of connectors, never a
+// live connector: only calls/invoke.ts reaches one, through the Downstream port app.ts grants it.
 import type { Core } from "../decisions/core.js";
 import type { ConnectorRegistry } from "../connectors/registry.js";
-import type { Connector } from "../connectors/connector.js";
 import { hintOf, operatorOf } from "../decisions/facts/annotations.js";
 import { appVisibilityOf, uiResourceOf } from "../decisions/facts/app-ui.js";
 import { ClassReason, Listing, ToolClass } from "../decisions/generated/spec.js";
@@ -23,7 +23,22 @@ import { stripTerminalSequences } from "../support/text/escape.js";
 /** Without a pin service (a test's catalog), every tool is judged as with pins "off". */
 const UNPINNED: PinVerdict = { state: "matches", facts: NO_PIN_FACTS };
 
-export interface Resolved { entry: CatalogEntry; connector: Connector }
+export interface Resolved { entry: CatalogEntry }
+
+/** What anyone may know of a connector, and wait for: no way to call it, read it or change it. */
+export interface ConnectorView {
+  readonly id: string;
+  readonly state: string;
+  readonly toolCount: number;
+  /** Its listing is changing (2026-07-28: not read-only until the new list is in). */
+  readonly refreshing: boolean;
+  /** Waits, bounded by its start deadline or the signal, until it can be judged (never throws for its state). */
+  whenSettled(signal?: AbortSignal): Promise<void>;
+  /** Its typed `unavailable` for the state it is in now. */
+  unavailable(): AtriumError;
+  /** Its typed error for a listing still changing after the wait. */
+  listingUnsettled(): AtriumError;
+}
 
 export class Catalog {
   private cache?: { entries: CatalogEntry[]; byAddress: Map<string, CatalogEntry>; index?: SearchIndex; version: number };
@@ -81,15 +96,24 @@ export class Catalog {
     return this.registry.connectors.map((c) => c.id);
   }
 
-  /** The connector an address names, by its id or its identifier (catalog/resolver.ts), if it names
+  /** A read-only view of the connector an address names, by its id or its identifier (catalog/resolver.ts), if it names
    * exactly one: so a caller can wait for that one alone. */
-  connectorOf(address: unknown): Connector | undefined {
+  viewOf(address: unknown): ConnectorView | undefined {
     const written = typeof address === "string" ? splitAddress(address) : undefined;
     const m = written && matchName(written.connector, this.connectorNames());
-    return m && "name" in m ? this.registry.get(m.name) : undefined;
+    const c = m && "name" in m ? this.registry.get(m.name) : undefined;
+    return c && {
+      id: c.id,
+      get state() { return c.state; },
+      get toolCount() { return c.tools.length; },
+      get refreshing() { return c.refreshing; },
+      whenSettled: (signal) => c.whenSettled(signal),
+      unavailable: () => c.unavailable(),
+      listingUnsettled: () => c.listingUnsettled(),
+    };
   }
 
-  /** `<connectorId>.<toolName>` (or its identifier form) → the entry and its connector, or a typed
+  /** `<connectorId>.<toolName>` (or its identifier form) → the entry, or a typed
    * error: ambiguous_tool_alias, or unknown_address / unknown_tool naming the nearest real addresses. */
   resolve(address: unknown): Resolved {
     const { entries, byAddress } = this.build();
@@ -99,7 +123,7 @@ export class Catalog {
       throw new AtriumError("unknown_address", addressText.malformed(clampEcho(address), nearest), { nextAction: searchAction(undefined), ...(nearest.length && { details: { nearest } }) });
     }
     const exact = byAddress.get(address as string);
-    if (exact) return { entry: exact, connector: this.registry.get(exact.connectorId)! };
+    if (exact) return { entry: exact };
     const ids = this.connectorNames();
     const c = matchName(written.connector, ids);
     if ("ambiguous" in c) throw new AtriumError("ambiguous_tool_alias", addressText.ambiguousConnector(clampEcho(written.connector), c.ambiguous), { details: { connectors: c.ambiguous } });
@@ -110,7 +134,7 @@ export class Catalog {
     const connector = this.registry.get(c.name)!;
     const own = entries.filter((e) => e.connectorId === connector.id);
     const t = matchName(written.tool, own.map((e) => e.name));
-    if ("name" in t) return { entry: byAddress.get(`${connector.id}.${t.name}`)!, connector };
+    if ("name" in t) return { entry: byAddress.get(`${connector.id}.${t.name}`)! };
     if ("ambiguous" in t) {
       const addresses = t.ambiguous.map((n) => `${connector.id}.${n}`);
       throw new AtriumError("ambiguous_tool_alias", addressText.ambiguousTool(clampEcho(`${connector.id}.${written.tool}`), addresses), { details: { candidates: addresses } });

@@ -16,6 +16,7 @@ import { approvalDeclinedText } from "../decisions/messages.js";
 import { AtriumError } from "../support/errors.js";
 import type { Answer, Question, QuestionChannel } from "../calls/approvals.js";
 import { questionParams } from "./approval-question.js";
+import type { Principal } from "../support/principal.js";
 
 /** The key of the one input request a question puts in an input-required result. */
 const INPUT_KEY = "approve";
@@ -35,7 +36,8 @@ export class ParkedRun {
   private legOpen = false;
   private outcome?: Promise<CallToolResult>;
 
-  constructor(private readonly registry: ParkedRuns, readonly code: string) {}
+  /** `principal`: whose request parked it; only that principal's retry finds it. */
+  constructor(private readonly registry: ParkedRuns, readonly code: string, readonly principal: Principal) {}
 
   /** Ends with the run: aborted when the run is abandoned. */
   get signal(): AbortSignal {
@@ -112,21 +114,23 @@ export class ParkedRun {
   }
 }
 
-/** The process's parked runs, findable only by a requestState this process minted. */
+/** The process's parked runs, findable only by a requestState this process minted, and only by the principal whose run it is
+ * (keyed by principal and run id: another principal's retry finds what a state never minted finds). */
 export class ParkedRuns {
   private readonly key = randomBytes(APPROVAL_STATE_KEY_BYTES);
   private readonly runs = new Map<string, ParkedRun>();
 
-  start(code: string): ParkedRun {
-    return new ParkedRun(this, code);
+  start(code: string, principal: Principal): ParkedRun {
+    return new ParkedRun(this, code, principal);
   }
 
   list(run: ParkedRun): void {
-    this.runs.set(run.id, run);
+    this.runs.set(keyOf(run.principal, run.id), run);
   }
 
   unlist(run: ParkedRun): void {
-    if (this.runs.get(run.id) === run) this.runs.delete(run.id);
+    const key = keyOf(run.principal, run.id);
+    if (this.runs.get(key) === run) this.runs.delete(key);
   }
 
   mint(run: ParkedRun, seq: number): string {
@@ -135,7 +139,7 @@ export class ParkedRuns {
   }
 
   /** The parked run and question a requestState names; undefined for anything this process did not mint, or whose run is gone. */
-  open(state: unknown): { run: ParkedRun; seq: number } | undefined {
+  open(state: unknown, principal: Principal): { run: ParkedRun; seq: number } | undefined {
     if (typeof state !== "string" || state.length > APPROVAL_STATE_CHARS_MAX) return undefined;
     const cut = state.lastIndexOf(SEP);
     if (cut < 0) return undefined;
@@ -144,7 +148,7 @@ export class ParkedRuns {
     const want = Buffer.from(this.tag(body));
     if (tag.length !== want.length || !timingSafeEqual(tag, want)) return undefined;
     const [id, seqText] = body.split(SEP);
-    const run = id === undefined ? undefined : this.runs.get(id);
+    const run = id === undefined ? undefined : this.runs.get(keyOf(principal, id));
     const seq = Number(seqText);
     return run && Number.isSafeInteger(seq) ? { run, seq } : undefined;
   }
@@ -153,3 +157,6 @@ export class ParkedRuns {
     return createHmac("sha256", this.key).update(body).digest("base64url");
   }
 }
+
+/** A parked run's key: its principal's id and its own (a principal id holds no newline). */
+const keyOf = (principal: Principal, id: string) => `${principal.id}\n${id}`;

@@ -17,7 +17,8 @@ import { APPROVAL_REASON_CHARS_MAX, Budget, SEARCH_PHRASINGS_MAX } from "../deci
 import type { RunApprovals } from "../calls/approvals.js";
 import type { ActivitySink } from "../activity/events.js";
 import { describeSettled, searchCatalog, type SemanticSource } from "../calls/discovery.js";
-import { invoke } from "../calls/invoke.js";
+import { invoke, type DownstreamAccess } from "../calls/invoke.js";
+import type { Principal } from "../support/principal.js";
 import { downstreamValue } from "../results/unwrap.js";
 import { AtriumError, asAtriumError } from "../support/errors.js";
 import { cutText } from "../support/text/clip.js";
@@ -80,7 +81,7 @@ export class RunBridge implements HostSide {
   private readonly budget: RunBudget;
 
   constructor(
-    private readonly deps: { core: Core; catalog: Catalog; activity?: ActivitySink; semantic?: SemanticSource },
+    private readonly deps: { core: Core; catalog: Catalog; downstream: DownstreamAccess; principal: Principal; activity?: ActivitySink; semantic?: SemanticSource },
     private readonly limits: BridgeLimits,
     private readonly onProgress?: (completed: number) => void,
     /** The run's approvals; without them a call to a tool that may write is refused as before. */
@@ -244,7 +245,7 @@ export class RunBridge implements HostSide {
   private async callOne(address: unknown, args: unknown, run: RunScope, reason?: string): Promise<Measured<unknown>> {
     const approvals = this.approvals;
     const approve = approvals && ((entry: CatalogEntry, a: Record<string, unknown>, argsJson: string) => approvals.gate(entry, a, argsJson, reason, run));
-    const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, callPayloadBytes: this.limits.callPayloadBytes, activity: this.deps.activity }, { address, args, allowApproval: false, approve, signal: run.signal, timeLeftMs: run.msLeft, path: "program", ...(approvals && { run: { approvals, clock: run } }) });
+    const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, downstream: this.deps.downstream, callPayloadBytes: this.limits.callPayloadBytes, activity: this.deps.activity }, { principal: this.deps.principal, address, args, allowApproval: false, approve, signal: run.signal, timeLeftMs: run.msLeft, path: "program", ...(approvals && { run: { approvals, clock: run } }) });
     const value = downstreamValue(entry.address, result);
     let json: string;
     try { json = JSON.stringify(value) ?? "null"; } catch { throw new AtriumError("connector_call_failed", `${entry.address} returned a value that cannot be passed to the program (nested too deeply)`, { details: { address: entry.address } }); }

@@ -16,7 +16,7 @@ export const callAppTool = defineTool({
   title: "Run a tool for a downstream app",
   description: "For downstream MCP Apps that atrium relays only: one tool of the app's own connector.",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  uses: ["catalog", "core", "config", "signal", "activity"] as const,
+  uses: ["catalog", "core", "downstream", "principal", "config", "signal", "activity"] as const,
   appsHostOnly: true,
   _meta: { ui: { visibility: ["app"] } },
   input: z.object({
@@ -26,8 +26,8 @@ export const callAppTool = defineTool({
   }).strict(),
   async run(args, ctx): Promise<CallToolResult> {
     const { entry, result } = await invoke(
-      { catalog: ctx.catalog, core: ctx.core, callPayloadBytes: ctx.config.sandbox.callPayloadBytes, activity: ctx.activity },
-      { address: `${args.connector}.${args.tool}`, args: args.arguments, allowApproval: false, fromApp: args.connector, signal: ctx.signal, path: "app" },
+      { catalog: ctx.catalog, core: ctx.core, downstream: ctx.downstream, callPayloadBytes: ctx.config.sandbox.callPayloadBytes, activity: ctx.activity },
+      { principal: ctx.principal, address: `${args.connector}.${args.tool}`, args: args.arguments, allowApproval: false, fromApp: args.connector, signal: ctx.signal, path: "app" },
     );
     const meta = appMeta(entry.connectorId, result._meta);
     return { content: result.content as CallToolResult["content"], ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent as Record<string, unknown> }), ...(result.isError && { isError: true }), ...(meta && { _meta: meta }) };

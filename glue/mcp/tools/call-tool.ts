@@ -17,9 +17,9 @@ const common = {
   fields: z.array(z.string()).min(1).max(FIELD_PATHS_MAX).optional().describe('Dot paths to keep, e.g. "items[].id"'),
 };
 
-async function callThrough(args: { address: string; args?: Record<string, unknown>; resultMode: "mcp" | "value"; fields?: string[] }, ctx: Pick<ToolContext, "catalog" | "core" | "config" | "stash" | "signal" | "host" | "activity" | "requestMeta" | "relayProgress">, allowApproval: boolean) {
+async function callThrough(args: { address: string; args?: Record<string, unknown>; resultMode: "mcp" | "value"; fields?: string[] }, ctx: Pick<ToolContext, "catalog" | "core" | "downstream" | "principal" | "config" | "stash" | "signal" | "host" | "activity" | "requestMeta" | "relayProgress">, allowApproval: boolean) {
   const path = ctx.requestMeta?.[VIEW_READ_META] === true ? "view" : "direct";
-  const { entry, result } = await invoke({ catalog: ctx.catalog, core: ctx.core, callPayloadBytes: ctx.config.sandbox.callPayloadBytes, activity: ctx.activity }, { address: args.address, args: args.args, allowApproval, signal: ctx.signal, path, onProgress: ctx.relayProgress });
+  const { entry, result } = await invoke({ catalog: ctx.catalog, core: ctx.core, downstream: ctx.downstream, callPayloadBytes: ctx.config.sandbox.callPayloadBytes, activity: ctx.activity }, { principal: ctx.principal, address: args.address, args: args.args, allowApproval, signal: ctx.signal, path, onProgress: ctx.relayProgress });
   const shaped = shapeCallResult(result, { mode: args.resultMode, fields: args.fields, capBytes: entry.maxResultBytes, stash: ctx.stash, address: entry.address });
   // A downstream UI (spec/app-calls.md A6): named under atrium's URI for an Apps host, the downstream's own result only.
   return withAppUi(ctx.core, ctx.host, { connector: entry.connectorId, toolUi: entry.ui, downstreamMeta: result._meta, shaped: shaped.result, asIs: shaped.asIs });
@@ -30,7 +30,7 @@ export const callTool = defineTool({
   title: "Call a read-only tool",
   description: "Call one read-only tool by address (tools that may write are refused). For several calls, or to filter and join, use execute_code.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  uses: ["catalog", "core", "config", "stash", "signal", "host", "activity", "requestMeta", "relayProgress"] as const,
+  uses: ["catalog", "core", "downstream", "principal", "config", "stash", "signal", "host", "activity", "requestMeta", "relayProgress"] as const,
   input: z.object(common).strict(),
   run: (args, ctx) => callThrough(args, ctx, false),
 });
@@ -40,7 +40,7 @@ export const callDestructiveTool = defineTool({
   title: "Call a tool that may write",
   description: "Call a tool that may write, only after the person approved this exact action.",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  uses: ["catalog", "core", "config", "stash", "signal", "host", "activity", "requestMeta", "relayProgress"] as const,
+  uses: ["catalog", "core", "downstream", "principal", "config", "stash", "signal", "host", "activity", "requestMeta", "relayProgress"] as const,
   input: z.object({ ...common, reason: z.string().max(CALL_REASON_CHARS_MAX).optional().describe("For the person; not sent to the tool") }).strict(),
   run: ({ reason: _reason, ...args }, ctx) => callThrough(args, ctx, true),
 });

@@ -39,7 +39,7 @@ export const executeCode = (config: () => AtriumConfig) =>
     title: "Run a program over the tools",
     get description() { return describeExecuteCode(config()); },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    uses: ["activity", "approvals", "catalog", "core", "config", "host", "pool", "progress", "retry", "semantic", "signal", "viewStore"] as const,
+    uses: ["activity", "approvals", "catalog", "core", "config", "downstream", "host", "pool", "principal", "progress", "retry", "semantic", "signal", "viewStore"] as const,
     // The view shell; both the nested key and the older flat key, since hosts differ.
     _meta: { ui: { resourceUri: SHELL_URI, visibility: ["model"] }, "ui/resourceUri": SHELL_URI },
     input: z.object({
@@ -49,24 +49,24 @@ export const executeCode = (config: () => AtriumConfig) =>
     async run(args, ctx) {
       // A 2026-07-28 retry carrying the person's answer: the parked run it names goes on, no new run starts.
       if (ctx.retry.state !== undefined) {
-        const found = parked.open(ctx.retry.state);
+        const found = parked.open(ctx.retry.state, ctx.principal);
         const leg = found && found.run.code === args.code ? found.run.resume(found.seq, ParkedRun.responseOf(ctx.retry.responses), ctx.signal) : undefined;
         return leg ?? errorResult(new AtriumError("not_found", "the question this retry answers is no longer open (its run ended, or was abandoned when its approval wait ran out), or the requestState is not one atrium issued for this program; run the program again"));
       }
       // On 2026-07-28 a question is the request's own input-required answer: the run parks for it.
-      const park = ctx.approvals.revision === Revision.r2026_07_28 ? parked.start(args.code) : undefined;
+      const park = ctx.approvals.revision === Revision.r2026_07_28 ? parked.start(args.code, ctx.principal) : undefined;
       if (!park) return runProgram(args, ctx, ctx.approvals, ctx.signal, ctx.progress);
       return park.first(runProgram(args, ctx, park.channel(ctx.approvals), park.signal, park.progressWhileOpen(ctx.progress)), ctx.signal);
     },
   });
 
 /** Runs the program to its result envelope; `channel` is where its writes are asked, `signal` ends the run. */
-async function runProgram(args: { code: string; diagnostics: boolean }, ctx: Pick<ToolContext, "activity" | "catalog" | "core" | "config" | "host" | "pool" | "semantic" | "viewStore">, channel: QuestionChannel, signal: AbortSignal, progress?: (completed: number) => void): Promise<CallToolResult> {
+async function runProgram(args: { code: string; diagnostics: boolean }, ctx: Pick<ToolContext, "activity" | "catalog" | "core" | "config" | "downstream" | "principal" | "host" | "pool" | "semantic" | "viewStore">, channel: QuestionChannel, signal: AbortSignal, progress?: (completed: number) => void): Promise<CallToolResult> {
   const started = performance.now();
   const s = ctx.config.sandbox;
   const kept = new Map(ctx.config.connectors.map((c) => [c.id, c.keepOutsidePrograms]));
   const approvals = new RunApprovals(ctx.core, { perRun: s.approvalsPerRun, waitMs: s.approvalWaitMs, grantCalls: s.approvalGrantCalls }, channel, (id) => kept.get(id), args.code, ctx.activity);
-  const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog, activity: ctx.activity, semantic: ctx.semantic }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks }, progress, approvals);
+  const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog, downstream: ctx.downstream, principal: ctx.principal, activity: ctx.activity, semantic: ctx.semantic }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks }, progress, approvals);
   const aliases = aliasesFor(ctx);
   const outcome = await ctx.pool.run(
     { code: args.code, aliases, limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, callPayloadBytes: s.callPayloadBytes, returnChars: s.returnChars } },

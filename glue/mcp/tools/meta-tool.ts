@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { CallToolResult, InputRequiredResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { Core } from "../../decisions/core.js";
 import type { Catalog } from "../../catalog/catalog.js";
+import type { DownstreamAccess } from "../../calls/invoke.js";
 import type { ResultStash } from "../../results/stash.js";
 import type { AtriumConfig } from "../../config/schema.js";
 import type { SandboxPool } from "../../sandbox/pool.js";
@@ -36,6 +37,8 @@ export interface ToolContext {
   principal: Principal;
   core: Core;
   catalog: Catalog;
+  /** The Downstream port, closed: handed to calls/invoke.ts, which alone opens it. */
+  downstream: DownstreamAccess;
   /** The semantic layer search fuses with its lexical ranking once its vectors are ready. */
   semantic: SemanticSource;
   stash: ResultStash;
