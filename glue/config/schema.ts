@@ -3,6 +3,7 @@
 // core's default), so no other file repeats a default. Numeric ranges live in spec/budgets.md
 // and are checked by the core; this file only says which key maps to which budget.
 import type { PinPolicySetting } from "../pins/facts.js";
+import type { AccessRuleConfig } from "../decisions/facts/access.js";
 import { Budget, CONNECTOR_ID_CHARS_MAX, STATELESS_REVISION, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 
 export interface ConfigError {
@@ -117,6 +118,31 @@ export interface LifecycleConfig {
   restartMaxMs: number;
 }
 
+/** Where `atrium serve --http` listens (atrium.http.listen, "HOST:PORT"; --listen overrides it). */
+export interface HttpListen { host: string; port: number }
+/** atrium.http.listen when neither the config nor --listen names one: this machine only. */
+export const DEFAULT_LISTEN = "127.0.0.1:8787";
+/** atrium.http.auth: atrium as an OAuth 2.1 resource server (glue/http/authenticate.ts). */
+export interface HttpAuthConfig {
+  /** The authorization server's issuer identifier; its metadata names the JWKS. */
+  issuer: string;
+  /** What a token's `aud` must name: this atrium's resource identifier (RFC 8707). */
+  audience: string;
+  /** Scopes every token must carry (else 403 insufficient_scope). */
+  requiredScopes: string[];
+  /** The claim a token's groups are read from (spec/access.md). */
+  groupsClaim: string;
+}
+/** atrium.http: Streamable HTTP inbound (`atrium serve --http`; glue/http/). */
+export interface HttpConfig {
+  listen: HttpListen;
+  /** Origins a browser-borne request may come from; loopback origins are always allowed (DNS rebinding). */
+  allowedOrigins: string[];
+  /** The URL people reach this atrium at (behind a reverse proxy); else http://<listen>. */
+  publicUrl: string | null;
+  auth: HttpAuthConfig | null;
+}
+
 export interface AtriumConfig {
   /** In file order. */
   connectors: ConnectorConfig[];
@@ -126,6 +152,9 @@ export interface AtriumConfig {
   results: ResultsConfig;
   log: LogConfig;
   search: SearchConfig;
+  http: HttpConfig;
+  /** atrium.access (spec/access.md): null when absent (every principal may use every connector). */
+  access: AccessRuleConfig[] | null;
   warnings: ConfigError[];
 }
 
@@ -136,7 +165,10 @@ export type ValidationResult =
 // ---- key tables -------------------------------------------------------------------------
 
 export const TOP_KEYS = ["mcpServers", "atrium"] as const;
-export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors", "log", "search"] as const;
+export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors", "log", "search", "http", "access"] as const;
+export const HTTP_SERVE_KEYS = ["listen", "allowedOrigins", "publicUrl", "auth"] as const;
+export const HTTP_AUTH_KEYS = ["issuer", "audience", "requiredScopes", "groupsClaim"] as const;
+export const ACCESS_RULE_KEYS = ["groups", "connectors"] as const;
 
 /** Lowercase so an id reads the same in every address "<id>.<tool>". */
 export const CONNECTOR_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${CONNECTOR_ID_CHARS_MAX - 1}}$`);

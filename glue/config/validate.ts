@@ -3,27 +3,19 @@
 // whatever a user or a host wrote. Numeric limits are judged by the core (limitAccepts);
 // this file holds no ranges or defaults of budgets.
 import type { Core } from "../decisions/core.js";
-import { Budget, CONFIG_KEY_SUGGEST_EDITS, CONNECTOR_ID_CHARS_MAX, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../decisions/generated/spec.js";
+import { Budget, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 import {
   ATRIUM_KEYS, CONNECTOR_ID, EMBED_APIS, EMBEDDER_KEYS, SEARCH_KEYS, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, PROTOCOL_SETTINGS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
-  OAUTH_KEYS, STDIO_KEYS, LOG_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
-  type AtriumConfig, type ConfigError, type ConnectorConfig, type LifecycleConfig, type LogConfig, type OAuthSettings, type ProtocolSetting, type EmbedApi, type ResultsConfig, type SandboxConfig, type SearchConfig, type ValidationResult, type ViewsConfig,
+  OAUTH_KEYS, STDIO_KEYS, HTTP_SERVE_KEYS, LOG_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
+  type AtriumConfig, type ConnectorConfig, type LifecycleConfig, type LogConfig, type OAuthSettings, type ProtocolSetting, type EmbedApi, type ResultsConfig, type SandboxConfig, type SearchConfig, type ValidationResult, type ViewsConfig,
 } from "./schema.js";
 import { isJsonObject } from "../support/json-object.js";
+import { at, bool, expected, fail, headerName, headerValue, httpUrl, idMessage, list, map, envName, own, section, show, text, toolList, unknownKeys, closest, type Ctx, type Obj } from "./readers.js";
 import { notLoopback } from "../auth/loopback.js";
 import { PIN_POLICY_SETTINGS, type PinPolicySetting } from "../pins/facts.js";
-import { editDistance } from "../support/text/edit-distance.js";
 import { hostKeyWarning } from "./host-keys.js";
+import { accessOf, httpOf } from "./validate-team.js";
 
-type Obj = Record<string, unknown>;
-
-interface Ctx {
-  core: Core;
-  errors: ConfigError[];
-  warnings: ConfigError[];
-  /** Echoed user text is clamped to the core's echo budget (docs/reference.md "Errors"). */
-  clampChars: number;
-}
 
 export function validateConfig(raw: unknown, core: Core): ValidationResult {
   const ctx: Ctx = { core, errors: [], warnings: [], clampChars: 0 }; // clampChars is the core's, set first thing below
@@ -70,13 +62,15 @@ function root(ctx: Ctx, raw: unknown): AtriumConfig | undefined {
   const log: LogConfig = { enabled: bool(ctx, "atrium.log.enabled", own(section(ctx, "atrium.log", own(atrium, "log"), LOG_KEYS), "enabled"), true) };
   const lifecycle: LifecycleConfig = limits(ctx, "atrium.connectors", section(ctx, "atrium.connectors", own(atrium, "connectors"), Object.keys(LIFECYCLE_LIMITS)), LIFECYCLE_LIMITS);
   const search = searchOf(ctx, section(ctx, "atrium.search", own(atrium, "search"), SEARCH_KEYS));
+  const http = httpOf(ctx, section(ctx, "atrium.http", own(atrium, "http"), HTTP_SERVE_KEYS));
+  const access = accessOf(ctx, own(atrium, "access"), new Set(connectors.flatMap((c) => (c.id === undefined ? [] : [c.id]))));
 
   // A connector without its own cap or start deadline inherits the atrium-wide one.
   for (const c of connectors) {
     c.maxResultBytes ??= results.directResultBytes;
     c.startTimeoutMs ??= lifecycle.startTimeoutMs;
   }
-  return { connectors: connectors as ConnectorConfig[], lifecycle, sandbox, views, results, log, search, warnings: ctx.warnings };
+  return { connectors: connectors as ConnectorConfig[], lifecycle, sandbox, views, results, log, search, http, access, warnings: ctx.warnings };
 }
 
 function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfig> {
@@ -239,138 +233,3 @@ function limit(ctx: Ctx, path: string, value: unknown, budget: Budget): number {
   return fail(ctx, path, `${why} ${accepted}`) ?? fallback;
 }
 
-// ---- small typed readers ----------------------------------------------------------------
-
-/** An optional non-empty string; `emptyOk` for argv items and env values, where "" is meaningful. */
-function text(ctx: Ctx, path: string, value: unknown, emptyOk = false): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "string") return fail(ctx, path, expected("a string", value));
-  if (!emptyOk && value.trim() === "") return fail(ctx, path, "must not be empty");
-  if (value.includes("\0")) return fail(ctx, path, "must not contain a NUL character");
-  return value;
-}
-
-function bool(ctx: Ctx, path: string, value: unknown, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value === "boolean") return value;
-  return fail(ctx, path, expected("a boolean", value)) ?? fallback;
-}
-
-function list<T>(ctx: Ctx, path: string, value: unknown, item: (path: string, v: unknown, i: number) => T | undefined): T[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) return fail(ctx, path, expected("an array", value)) ?? [];
-  const out: T[] = [];
-  for (let i = 0; i < value.length; i++) {
-    const v = item(`${path}[${i}]`, value[i], i);
-    if (v !== undefined) out.push(v);
-  }
-  return out;
-}
-
-function map(ctx: Ctx, path: string, value: unknown, keyRule: (k: string) => string | undefined, item: (path: string, v: unknown) => string | undefined): Record<string, string> {
-  if (value === undefined) return {};
-  if (!isJsonObject(value)) return fail(ctx, path, expected("an object", value)) ?? {};
-  const entries: [string, string][] = [];
-  for (const k of Object.keys(value)) {
-    const p = at(path, k, ctx);
-    const bad = keyRule(k);
-    if (bad) fail(ctx, p, bad);
-    const v = item(p, own(value, k));
-    if (v !== undefined) entries.push([k, v]);
-  }
-  return Object.fromEntries(entries); // defines own properties, so a "__proto__" key stays data
-}
-
-/** Tool names the operator lists (non-empty strings, each once), mapped to their index in the file. */
-function toolList(ctx: Ctx, path: string, value: unknown): Map<string, number> {
-  const first = new Map<string, number>();
-  list(ctx, path, value, (p, v, i) => {
-    const name = text(ctx, p, v);
-    if (name === undefined) return;
-    const seen = first.get(name);
-    if (seen !== undefined) fail(ctx, p, `${show(name, ctx)} is listed twice (also at ${path}[${seen}])`);
-    else first.set(name, i);
-  });
-  return first;
-}
-
-function httpUrl(ctx: Ctx, path: string, value: unknown): string | undefined {
-  const s = text(ctx, path, value);
-  if (s === undefined) return undefined;
-  let u: URL;
-  try {
-    u = new URL(s);
-  } catch {
-    return fail(ctx, path, `is not a valid URL: ${show(s, ctx)}`);
-  }
-  if (u.protocol !== "http:" && u.protocol !== "https:") return fail(ctx, path, `must be an http:// or https:// URL (Streamable HTTP), got ${show(u.protocol, ctx)}`);
-  return s;
-}
-
-const envName = (k: string): string | undefined => (k === "" || k.includes("=") || k.includes("\0") ? `not a valid environment variable name` : undefined);
-const headerName = (k: string): string | undefined => (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k) ? undefined : `not a valid HTTP header name`);
-function headerValue(ctx: Ctx, path: string, value: unknown): string | undefined {
-  const s = text(ctx, path, value, true);
-  if (s !== undefined && /[\r\n]/.test(s)) return fail(ctx, path, "must not contain a line break");
-  return s;
-}
-
-// ---- keys, paths and messages -----------------------------------------------------------
-
-/** A section is optional; absent reads as empty so every field takes its default. */
-function section(ctx: Ctx, path: string, value: unknown, keys: readonly string[]): Obj {
-  if (value === undefined) return {};
-  if (!isJsonObject(value)) return fail(ctx, path, expected("an object", value)) ?? {};
-  unknownKeys(ctx, path, value, keys);
-  return value;
-}
-
-/** `foreign`: the warning for a key another host writes there (a server entry's), which is not an error. */
-function unknownKeys(ctx: Ctx, path: string, obj: Obj, known: readonly string[], foreign?: (key: string) => string | undefined): void {
-  for (const key of Object.keys(obj)) {
-    if (known.includes(key)) continue;
-    const theirs = foreign?.(key);
-    if (theirs) {
-      ctx.warnings.push({ path: at(path, key, ctx), message: theirs });
-      continue;
-    }
-    const near = closest(key, known);
-    fail(ctx, at(path, key, ctx), near ? `unknown key; did you mean "${near}"?` : `unknown key (expected one of: ${known.join(", ")})`);
-  }
-}
-
-function idMessage(id: string, ctx: Ctx): string {
-  const fixed = id.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[-_]+/, "").slice(0, CONNECTOR_ID_CHARS_MAX);
-  const hint = fixed !== id && CONNECTOR_ID.test(fixed) ? `; did you mean ${show(fixed, ctx)}?` : "";
-  return `invalid connector id: use 1 to ${CONNECTOR_ID_CHARS_MAX} lowercase letters, digits, "_" or "-", starting with a letter or digit (it prefixes tool addresses "<id>.<tool>")${hint}`;
-}
-
-/** The known key within CONFIG_KEY_SUGGEST_EDITS (case-insensitive), if any. */
-function closest(key: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = CONFIG_KEY_SUGGEST_EDITS + 1;
-  for (const k of known) {
-    if (Math.abs(k.length - key.length) >= bestD) continue; // distance ≥ length gap; also keeps huge keys cheap
-    const d = editDistance(key.toLowerCase(), k.toLowerCase());
-    if (d < bestD) [best, bestD] = [k, d];
-  }
-  return best;
-}
-
-
-/** `a.b`, or `a["odd key"]` when the key would not read as one dotted segment. */
-function at(path: string, key: string, ctx: Ctx): string {
-  if (/^[A-Za-z_$][\w$-]*$/.test(key) && key.length <= ctx.clampChars) return path ? `${path}.${key}` : key;
-  return `${path}[${show(key, ctx)}]`;
-}
-
-const show = (s: string, ctx: Ctx): string => JSON.stringify(s.length > ctx.clampChars ? `${s.slice(0, ctx.clampChars)}…` : s);
-const own = (obj: unknown, key: string): unknown => (isJsonObject(obj) && Object.hasOwn(obj, key) ? obj[key] : undefined);
-const typeName = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
-const expected = (what: string, v: unknown): string => `expected ${what}, got ${typeName(v)}`;
-
-/** Records an error; answers undefined so a reader can `return fail(...)`. */
-function fail(ctx: Ctx, path: string, message: string): undefined {
-  ctx.errors.push({ path, message });
-  return undefined;
-}

@@ -1,0 +1,84 @@
+// Team mode's config sections: atrium.http (where `serve --http` listens, which origins it
+// serves, its public URL and its resource-server settings) and atrium.access (which connectors
+// a principal's groups may use; the core decides with these rules, spec/access.md).
+import { DEFAULT_LISTEN, HTTP_AUTH_KEYS, ACCESS_RULE_KEYS, type HttpAuthConfig, type HttpConfig, type HttpListen } from "./schema.js";
+import type { AccessRuleConfig } from "../decisions/facts/access.js";
+import { PORT_MAX } from "../support/wire.js";
+import { isLoopbackHost } from "../support/loopback-host.js";
+import { expected, fail, httpUrl, list, own, section, show, text, type Ctx, type Obj } from "./readers.js";
+
+/** "HOST:PORT" ("[::1]:8787" for IPv6) as a host and a port, or why it is not one. */
+export function parseListen(value: string): HttpListen | string {
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(value);
+  if (!m) return `must be HOST:PORT (for example "${DEFAULT_LISTEN}" or "[::1]:8787"), got ${JSON.stringify(value.slice(0, 80))}`;
+  const port = Number(m[3]);
+  if (port > PORT_MAX) return `port must be from 0 to ${PORT_MAX}, got ${port}`;
+  return { host: m[1] ?? m[2], port };
+}
+
+export function httpOf(ctx: Ctx, block: Obj): HttpConfig {
+  const path = "atrium.http";
+  const listenText = text(ctx, `${path}.listen`, own(block, "listen")) ?? DEFAULT_LISTEN;
+  const parsed = parseListen(listenText);
+  if (typeof parsed === "string") fail(ctx, `${path}.listen`, parsed);
+  const listen = typeof parsed === "string" ? (parseListen(DEFAULT_LISTEN) as HttpListen) : parsed;
+  const allowedOrigins = list(ctx, `${path}.allowedOrigins`, own(block, "allowedOrigins"), (p, v) => origin(ctx, p, v));
+  const publicUrl = httpUrl(ctx, `${path}.publicUrl`, own(block, "publicUrl")) ?? null;
+  const rawAuth = own(block, "auth");
+  const auth = rawAuth === undefined || rawAuth === null ? null : authOf(ctx, section(ctx, `${path}.auth`, rawAuth, HTTP_AUTH_KEYS));
+  return { listen, allowedOrigins, publicUrl, auth };
+}
+
+/** An origin as a browser sends it: scheme, host and port only ("https://chat.example.com"). */
+function origin(ctx: Ctx, path: string, value: unknown): string | undefined {
+  const s = text(ctx, path, value);
+  if (s === undefined) return undefined;
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    return fail(ctx, path, `is not an origin: ${show(s, ctx)} (an origin is scheme://host[:port], e.g. "https://chat.example.com")`);
+  }
+  if ((u.protocol !== "http:" && u.protocol !== "https:") || u.origin !== s) return fail(ctx, path, `must be an origin as a browser sends it (scheme://host[:port], no path or slash), got ${show(s, ctx)}`);
+  return s;
+}
+
+function authOf(ctx: Ctx, block: Obj): HttpAuthConfig | null {
+  const path = "atrium.http.auth";
+  const issuer = httpUrl(ctx, `${path}.issuer`, own(block, "issuer"));
+  if (own(block, "issuer") === undefined) fail(ctx, `${path}.issuer`, `missing: the authorization server's issuer identifier (its tokens' "iss"), e.g. "https://login.example.com"`);
+  else if (issuer !== undefined) {
+    const u = new URL(issuer);
+    if (u.protocol !== "https:" && !isLoopbackHost(u.hostname)) fail(ctx, `${path}.issuer`, `must be an https:// URL (http:// only on this machine), got ${show(issuer, ctx)}`);
+    else if (u.search !== "" || u.hash !== "") fail(ctx, `${path}.issuer`, `must not carry a query or fragment (RFC 8414), got ${show(issuer, ctx)}`);
+  }
+  const audience = text(ctx, `${path}.audience`, own(block, "audience"));
+  if (own(block, "audience") === undefined) fail(ctx, `${path}.audience`, `missing: what this atrium's tokens name in "aud", usually its public URL followed by /mcp`);
+  const requiredScopes = list(ctx, `${path}.requiredScopes`, own(block, "requiredScopes"), (p, v) => scope(ctx, p, v));
+  const groupsClaim = text(ctx, `${path}.groupsClaim`, own(block, "groupsClaim")) ?? "groups";
+  return issuer !== undefined && audience !== undefined ? { issuer, audience, requiredScopes, groupsClaim } : null;
+}
+
+/** A scope token (RFC 6749 §3.3: printable ASCII but space, quote and backslash). */
+function scope(ctx: Ctx, path: string, value: unknown): string | undefined {
+  const s = text(ctx, path, value);
+  if (s !== undefined && !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s)) return fail(ctx, path, `is not a scope token (printable characters, no space, quote or backslash): ${show(s, ctx)}`);
+  return s;
+}
+
+/** atrium.access: null when absent; each rule's connectors must name connectors of mcpServers. */
+export function accessOf(ctx: Ctx, value: unknown, connectorIds: ReadonlySet<string>): AccessRuleConfig[] | null {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) return fail(ctx, "atrium.access", expected("an array of rules ({ \"groups\"?: [...], \"connectors\": [...] })", value)) ?? null;
+  return list(ctx, "atrium.access", value, (p, v) => {
+    const rule = section(ctx, p, v, ACCESS_RULE_KEYS);
+    if (own(rule, "connectors") === undefined) fail(ctx, `${p}.connectors`, `missing: the connector ids this rule grants`);
+    const connectors = list(ctx, `${p}.connectors`, own(rule, "connectors"), (q, id) => {
+      const s = text(ctx, q, id);
+      if (s !== undefined && !connectorIds.has(s)) return fail(ctx, q, `${show(s, ctx)} is not a connector in mcpServers`);
+      return s;
+    });
+    const groups = own(rule, "groups") === undefined ? undefined : list(ctx, `${p}.groups`, own(rule, "groups"), (q, g) => text(ctx, q, g));
+    return groups === undefined ? { connectors } : { groups, connectors };
+  });
+}

@@ -1,0 +1,75 @@
+// atrium.http and atrium.access as the validator reads them (docs/reference.md "Config"):
+// defaults, every key's refusal naming its path, and access rules naming real connectors.
+import { describe, it, expect } from "vitest";
+import { core } from "../glue/decisions/core.js";
+import { validateConfig } from "../glue/config/validate.js";
+import { parseListen } from "../glue/config/validate-team.js";
+import type { AtriumConfig, ConfigError } from "../glue/config/schema.js";
+
+const c = core();
+const base = (atrium: Record<string, unknown>) => ({ mcpServers: { desk: { command: "node" }, mail: { command: "node" } }, atrium });
+function accepted(atrium: Record<string, unknown>): AtriumConfig {
+  const r = validateConfig(base(atrium), c);
+  if (!r.ok) expect.fail(JSON.stringify(r.errors));
+  return r.config;
+}
+function refused(atrium: Record<string, unknown>): ConfigError[] {
+  const r = validateConfig(base(atrium), c);
+  if (r.ok) expect.fail("expected a refusal");
+  return r.errors;
+}
+const paths = (errors: ConfigError[]) => errors.map((e) => e.path);
+
+describe("atrium.http", () => {
+  it("defaults to 127.0.0.1:8787, no extra origins, no public URL and no auth", () => {
+    expect(accepted({}).http).toEqual({ listen: { host: "127.0.0.1", port: 8787 }, allowedOrigins: [], publicUrl: null, auth: null });
+  });
+  it("reads HOST:PORT, bracketed IPv6 and port 0", () => {
+    expect(parseListen("0.0.0.0:9000")).toEqual({ host: "0.0.0.0", port: 9000 });
+    expect(parseListen("[::1]:8787")).toEqual({ host: "::1", port: 8787 });
+    expect(parseListen("localhost:0")).toEqual({ host: "localhost", port: 0 });
+  });
+  it("refuses a listen without a port, with a port over 65535, or with a path, naming the key", () => {
+    for (const listen of ["127.0.0.1", "127.0.0.1:70000", "http://127.0.0.1:80", "::1:80", ":80"]) {
+      expect(paths(refused({ http: { listen } }))).toEqual(["atrium.http.listen"]);
+    }
+  });
+  it("takes origins exactly as browsers send them and refuses paths, slashes and other schemes", () => {
+    expect(accepted({ http: { allowedOrigins: ["https://chat.example.com", "http://10.0.0.5:3000"] } }).http.allowedOrigins).toEqual(["https://chat.example.com", "http://10.0.0.5:3000"]);
+    expect(paths(refused({ http: { allowedOrigins: ["https://chat.example.com/", "https://a.example/x", "file:///x", "chat.example.com"] } }))).toEqual([
+      "atrium.http.allowedOrigins[0]", "atrium.http.allowedOrigins[1]", "atrium.http.allowedOrigins[2]", "atrium.http.allowedOrigins[3]",
+    ]);
+  });
+  it("reads auth with its defaults (no required scopes, the groups claim named groups)", () => {
+    const auth = accepted({ http: { auth: { issuer: "https://login.example.com", audience: "https://atrium.example.com/mcp" } } }).http.auth;
+    expect(auth).toEqual({ issuer: "https://login.example.com", audience: "https://atrium.example.com/mcp", requiredScopes: [], groupsClaim: "groups" });
+  });
+  it("refuses an auth block with a malformed issuer, a plain-http remote issuer, no audience or a bad scope, naming each key", () => {
+    expect(paths(refused({ http: { auth: { issuer: "not a url", audience: "x" } } }))).toEqual(["atrium.http.auth.issuer"]);
+    expect(paths(refused({ http: { auth: { issuer: "http://login.example.com", audience: "x" } } }))).toEqual(["atrium.http.auth.issuer"]);
+    expect(paths(refused({ http: { auth: { issuer: "https://login.example.com?x=1", audience: "x" } } }))).toEqual(["atrium.http.auth.issuer"]);
+    expect(paths(refused({ http: { auth: { issuer: "https://login.example.com" } } }))).toEqual(["atrium.http.auth.audience"]);
+    expect(paths(refused({ http: { auth: { issuer: "https://login.example.com", audience: "x", requiredScopes: ["a b"] } } }))).toEqual(["atrium.http.auth.requiredScopes[0]"]);
+    expect(paths(refused({ http: { auth: { issuer: "https://login.example.com", audience: "x", tenant: "y" } } }))).toEqual(["atrium.http.auth.tenant"]);
+  });
+  it("accepts an http issuer on this machine (a local authorization server)", () => {
+    expect(accepted({ http: { auth: { issuer: "http://127.0.0.1:4444", audience: "x" } } }).http.auth?.issuer).toBe("http://127.0.0.1:4444");
+  });
+});
+
+describe("atrium.access", () => {
+  it("is null when absent: every principal may use every connector (spec/access.md G4)", () => {
+    expect(accepted({}).access).toBeNull();
+  });
+  it("keeps rules as written, a rule without groups applying to everyone", () => {
+    expect(accepted({ access: [{ connectors: ["desk"] }, { groups: ["ops"], connectors: ["mail", "desk"] }] }).access).toEqual([
+      { connectors: ["desk"] }, { groups: ["ops"], connectors: ["mail", "desk"] },
+    ]);
+  });
+  it("refuses a rule naming a connector that is not in mcpServers, one without connectors, and a non-list", () => {
+    expect(paths(refused({ access: [{ connectors: ["dsk"] }] }))).toEqual(["atrium.access[0].connectors[0]"]);
+    expect(paths(refused({ access: [{ groups: ["ops"] }] }))).toEqual(["atrium.access[0].connectors"]);
+    expect(paths(refused({ access: { connectors: ["desk"] } }))).toEqual(["atrium.access"]);
+    expect(paths(refused({ access: [{ connectors: ["desk"], group: ["ops"] }] }))).toEqual(["atrium.access[0].group"]);
+  });
+});
