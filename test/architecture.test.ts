@@ -62,7 +62,7 @@ const FOLDER_RULES: FolderRule[] = [
   { folder: "decisions/core.ts", glue: ["decisions/generated", "support/package-root.ts"], node: ["fs", "path"], npm: [], why: "the core's door: the generated tables and the wasm file, nothing else of the glue" },
   { folder: "decisions/facts", glue: ["decisions", "support"], node: [], npm: ["@modelcontextprotocol/server"], why: "observations turned into the core's facts" },
   { folder: "decisions/generated", glue: [], node: [], npm: [], why: "written by `npm run spec` from spec/: imports nothing" },
-  { folder: "support", glue: ["decisions/generated"], node: ["crypto", "fs", "module", "os", "path", "url"], npm: [], why: "helpers under everything: only the generated tables above them" },
+  { folder: "support", glue: ["decisions/generated"], node: ["crypto", "fs", "module", "net", "os", "path", "url"], npm: [], why: "helpers under everything: only the generated tables above them (net: what an IP address is)" },
   { folder: "build", glue: ["decisions", "support", "views"], node: ["fs", "path", "url"], npm: ["@modelcontextprotocol/server", "vite"], why: "build time only: the shell bundler" },
   { folder: "build/spec", glue: ["decisions", "support", "views"], node: ["crypto", "fs", "path"], npm: ["assemblyscript"], why: "build time only: the spec compiler and report" },
 ];

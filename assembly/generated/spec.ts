@@ -220,6 +220,15 @@ export enum Budget {
   approvals_per_run = 37,
   approval_wait_ms = 38,
   approval_grant_calls = 39,
+  http_header_bytes = 40,
+  http_headers_timeout_ms = 41,
+  http_request_timeout_ms = 42,
+  http_sessions = 43,
+  http_session_idle_ms = 44,
+  http_drain_ms = 45,
+  bearer_token_bytes = 46,
+  principal_programs = 47,
+  principal_requests_per_minute = 48,
 }
 
 export enum BudgetCheck {
@@ -651,7 +660,7 @@ export const VIEW_KEY_CHARS_MAX: i32 = 128;
 export const BINDING_NAME_CHARS_MAX: i32 = 64;
 
 /** Budget ids run 1..BUDGET_COUNT; index 0 is unused. */
-export const BUDGET_COUNT: i32 = 39;
+export const BUDGET_COUNT: i32 = 48;
 export const BUDGET_DEFAULT: StaticArray<f64> = [
   0, // padding: budget ids start at 1
   20, // host_calls
@@ -693,6 +702,15 @@ export const BUDGET_DEFAULT: StaticArray<f64> = [
   5, // approvals_per_run
   300000, // approval_wait_ms
   10, // approval_grant_calls
+  16384, // http_header_bytes
+  10000, // http_headers_timeout_ms
+  60000, // http_request_timeout_ms
+  1000, // http_sessions
+  1800000, // http_session_idle_ms
+  10000, // http_drain_ms
+  8192, // bearer_token_bytes
+  4, // principal_programs
+  600, // principal_requests_per_minute
 ];
 export const BUDGET_MIN: StaticArray<f64> = [
   0, // padding: budget ids start at 1
@@ -735,6 +753,15 @@ export const BUDGET_MIN: StaticArray<f64> = [
   1, // approvals_per_run
   1000, // approval_wait_ms
   0, // approval_grant_calls
+  4096, // http_header_bytes
+  1000, // http_headers_timeout_ms
+  1000, // http_request_timeout_ms
+  1, // http_sessions
+  60000, // http_session_idle_ms
+  0, // http_drain_ms
+  1024, // bearer_token_bytes
+  1, // principal_programs
+  1, // principal_requests_per_minute
 ];
 export const BUDGET_MAX: StaticArray<f64> = [
   0, // padding: budget ids start at 1
@@ -777,4 +804,13 @@ export const BUDGET_MAX: StaticArray<f64> = [
   50, // approvals_per_run
   3600000, // approval_wait_ms
   100, // approval_grant_calls
+  1048576, // http_header_bytes
+  120000, // http_headers_timeout_ms
+  600000, // http_request_timeout_ms
+  100000, // http_sessions
+  86400000, // http_session_idle_ms
+  600000, // http_drain_ms
+  65536, // bearer_token_bytes
+  64, // principal_programs
+  100000, // principal_requests_per_minute
 ];

@@ -9,11 +9,11 @@ import { expected, fail, httpUrl, list, own, section, show, text, type Ctx, type
 
 /** "HOST:PORT" ("[::1]:8787" for IPv6) as a host and a port, or why it is not one. */
 export function parseListen(value: string): HttpListen | string {
-  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(value);
-  if (!m) return `must be HOST:PORT (for example "${DEFAULT_LISTEN}" or "[::1]:8787"), got ${JSON.stringify(value.slice(0, 80))}`;
-  const port = Number(m[3]);
-  if (port > PORT_MAX) return `port must be from 0 to ${PORT_MAX}, got ${port}`;
-  return { host: m[1] ?? m[2], port };
+  const m = /^(?:\[(?<v6>[0-9A-Fa-f:.]+)\]|(?<name>[A-Za-z0-9.-]+)):(?<port>\d+)$/.exec(value)?.groups;
+  if (!m) return `must be HOST:PORT (for example "${DEFAULT_LISTEN}" or "[::1]:8787")`;
+  const port = Number(m.port);
+  if (port > PORT_MAX) return `port must be from 0 to ${PORT_MAX}, got ${m.port}`;
+  return { host: m.v6 ?? m.name, port };
 }
 
 export function httpOf(ctx: Ctx, block: Obj): HttpConfig {

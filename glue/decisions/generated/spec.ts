@@ -276,7 +276,16 @@ export const Budget = {
   downstream_depth: 36,
   approvals_per_run: 37,
   approval_wait_ms: 38,
-  approval_grant_calls: 39
+  approval_grant_calls: 39,
+  http_header_bytes: 40,
+  http_headers_timeout_ms: 41,
+  http_request_timeout_ms: 42,
+  http_sessions: 43,
+  http_session_idle_ms: 44,
+  http_drain_ms: 45,
+  bearer_token_bytes: 46,
+  principal_programs: 47,
+  principal_requests_per_minute: 48
 } as const;
 export type Budget = (typeof Budget)[keyof typeof Budget];
 export type BudgetName = keyof typeof Budget;
