@@ -190,35 +190,32 @@ class TopScanner {
   }
 }
 
-/** Splits a byte stream into bounded lines; `onLine` gets each one, in order, synchronously. */
-export class LineReader {
+/**
+ * One whole message read under a line's bounds: bytes are counted and scanned as they arrive, and
+ * kept only while within maxBytes and maxDepth. A newline inside is whitespace (an HTTP body may
+ * be pretty-printed); LineReader cuts stdin into lines and reads each with one of these.
+ */
+export class MessageReader {
   private bytes = 0;
   private parts: Buffer[] = [];
   private keeping = true;
-  private scanner: TopScanner;
+  private readonly scanner: TopScanner;
 
-  constructor(private readonly limits: LineLimits, private readonly onLine: (line: Line) => void) {
+  constructor(private readonly limits: LineLimits) {
     this.scanner = new TopScanner(limits.maxIdBytes);
   }
 
-  push(chunk: Buffer): void {
-    let pos = 0;
-    while (pos < chunk.length) {
-      const nl = chunk.indexOf(NL, pos);
-      const end = nl === -1 ? chunk.length : nl;
-      if (end > pos) this.take(chunk, pos, end);
-      if (nl === -1) return;
-      this.finish();
-      pos = nl + 1;
-    }
+  /** Whether what has arrived is already past maxBytes (the rest need not be read). */
+  get oversized(): boolean {
+    return this.bytes > this.limits.maxBytes;
   }
 
-  private take(chunk: Buffer, start: number, end: number): void {
+  push(chunk: Buffer, start = 0, end = chunk.length): void {
     this.bytes += end - start;
     this.scanner.feed(chunk, start, end);
     if (!this.keeping) return;
     if (this.bytes > this.limits.maxBytes || this.scanner.maxDepth > this.limits.maxDepth) {
-      // Bound before work: what was kept is released and the rest of the line is only scanned.
+      // Bound before work: what was kept is released and the rest is only scanned.
       this.keeping = false;
       this.parts = [];
       return;
@@ -226,13 +223,31 @@ export class LineReader {
     this.parts.push(chunk.subarray(start, end));
   }
 
-  private finish(): void {
+  end(): Line {
     const text = !this.keeping ? undefined : this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.bytes);
-    const line: Line = { bytes: this.bytes, depth: this.scanner.maxDepth, top: this.scanner.top, ...(text && { text }) };
-    this.bytes = 0;
-    this.parts = [];
-    this.keeping = true;
-    this.scanner = new TopScanner(this.limits.maxIdBytes);
-    this.onLine(line);
+    return { bytes: this.bytes, depth: this.scanner.maxDepth, top: this.scanner.top, ...(text && { text }) };
+  }
+}
+
+/** Splits a byte stream into bounded lines; `onLine` gets each one, in order, synchronously. */
+export class LineReader {
+  private message: MessageReader;
+
+  constructor(private readonly limits: LineLimits, private readonly onLine: (line: Line) => void) {
+    this.message = new MessageReader(limits);
+  }
+
+  push(chunk: Buffer): void {
+    let pos = 0;
+    while (pos < chunk.length) {
+      const nl = chunk.indexOf(NL, pos);
+      const end = nl === -1 ? chunk.length : nl;
+      if (end > pos) this.message.push(chunk, pos, end);
+      if (nl === -1) return;
+      const line = this.message.end();
+      this.message = new MessageReader(this.limits);
+      this.onLine(line);
+      pos = nl + 1;
+    }
   }
 }
