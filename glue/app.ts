@@ -48,7 +48,10 @@ import { PinFile } from "./pins/pin-file.js";
 export interface LiveConfig { file: string; onReload?: (outcome: ReloadOutcome) => void; log?: (line: string) => void }
 
 /** `pool`: serve starts the sandbox workers before it loads the rest, so they warm sooner. `live`: watch the config file. */
-export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox), activity: ActivitySink = noActivity, live?: LiveConfig) {
+/** How the app is served: `shared` (team mode, many principals) never hands a downstream's question to a host connection, since it cannot yet tell whose call asked it; it is declined with the reason. */
+export interface ServeMode { shared: boolean }
+
+export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox), activity: ActivitySink = noActivity, live?: LiveConfig, mode: ServeMode = { shared: false }) {
   const c = core();
   const running = new RunningConfig(config);
   const registry = new ConnectorRegistry(config, version);
@@ -107,12 +110,12 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const toolsChanged = new Set<() => void>();
   const onToolsChanged = (listener: () => void) => { toolsChanged.add(listener); return () => { toolsChanged.delete(listener); }; };
   // A downstream's question goes to the host connection that can be asked, judged by the core (P12).
-  const questions = { hostConnected: (h: HostToAsk) => registry.passthrough.askWith(askerFor(c, h)) };
+  const questions = { hostConnected: (h: HostToAsk) => (mode.shared ? () => {} : registry.passthrough.askWith(askerFor(c, h))) };
   const deps = { version, tools, host, onToolsChanged, context: { core: c, catalog, downstream, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions };
   /** A server instance for one connection of one revision, acting for one principal (`local` unless HTTP auth names one). */
   const serverFor = (revision: Revision, principal?: Principal) => createServer(deps, revision, principal);
   const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); if (o.ok) for (const l of toolsChanged) l(); live.onReload?.(o); } }, c, running, registry);
-  return { config, running, registry, catalog, stash, host, serverFor, tools, pool, reload, pins, semantic };
+  return { config, running, registry, catalog, stash, host, serverFor, tools, pool, reload, pins, semantic, onToolsChanged, onPromptsChanged: prompts.onChanged };
 }
 
 /** Watches the config file; each settled edit is judged and applied or refused (config/reload.ts), and written where doctor reads it. */

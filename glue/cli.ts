@@ -11,6 +11,7 @@ const HELP = `atrium ${packageVersion}: one MCP server in front of many
 
 usage:
   atrium [serve] [--config FILE]   serve MCP on stdio (the default command)
+  atrium serve --http [--listen HOST:PORT] [--config FILE]   serve MCP over Streamable HTTP at /mcp (default 127.0.0.1:8787)
   atrium doctor [--config FILE]    start every connector and report its health
   atrium demo [--out DIR]          a scripted session ending in a rendered view (HTML file)
   atrium demo --serve [--port N]   the same, then a local MCP Apps host with the live view
@@ -50,6 +51,12 @@ async function main(argv: string[]): Promise<number | undefined> {
   if (command === "pins") return (await import("./commands/pins.js")).pinsCommand(cfg.config, words);
   if (command === "doctor") return (await import("./commands/doctor.js")).doctor(cfg.config, cfg.source, packageVersion, cfg.warnings, cfg.file);
   if (cfg.warnings) process.stderr.write(cfg.warnings);
+  if (flags.http) {
+    const { parseListen } = await import("./config/validate-team.js");
+    const listen = typeof flags.listen === "string" ? parseListen(flags.listen) : cfg.config.http.listen;
+    if (typeof listen === "string") return EXIT_USAGE; // args.ts checked it already
+    return (await import("./commands/serve-http.js")).serveHttp(cfg.config, listen, packageVersion, cfg.file);
+  }
   await (await import("./commands/serve.js")).serve(cfg.config, cfg.source, packageVersion, cfg.file);
   return undefined; // keep serving
 }

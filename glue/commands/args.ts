@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import { PORT_MAX } from "../support/wire.js";
 import { ACTIVITY_LINES_MAX } from "../decisions/generated/spec.js";
+import { parseListen } from "../config/validate-team.js";
 
 interface Flag {
   /** A flag with a value shows its placeholder (`--config FILE`); a switch has none. */
@@ -19,10 +20,12 @@ interface Flag {
 
 const port = (v: string) => (/^\d+$/.test(v) && Number(v) <= PORT_MAX ? undefined : `must be a port number from 0 to ${PORT_MAX}, got ${JSON.stringify(v)}`);
 
+const listenCheck = (v: string) => { const l = parseListen(v); return typeof l === "string" ? l : undefined; };
+
 const lines = (v: string) => (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= ACTIVITY_LINES_MAX ? undefined : `must be a whole number from 1 to ${ACTIVITY_LINES_MAX}, got ${JSON.stringify(v)}`);
 
 const COMMANDS = {
-  serve: { config: { value: "FILE" } },
+  serve: { config: { value: "FILE" }, http: {}, listen: { value: "HOST:PORT", needs: "http", check: listenCheck } },
   doctor: { config: { value: "FILE" } },
   demo: { out: { value: "DIR" }, serve: {}, port: { value: "N", needs: "serve", check: port } },
   auth: { config: { value: "FILE" } },

@@ -17,13 +17,22 @@ export const HTTP_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   notFound: 404,
+  methodNotAllowed: 405,
+  accepted: 202,
+  requestTimeout: 408,
+  payloadTooLarge: 413,
+  headersTooLarge: 431,
   tooManyRequests: 429,
+  unavailable: 503,
   /** Statuses whose answers carry no body. */
   noContent: 204,
   notModified: 304,
   /** The first server error; 5xx. */
   serverError: 500,
 } as const;
+
+/** The JSON-RPC error code the SDK's Streamable HTTP transport answers an unknown or missing session with. */
+export const JSONRPC_SESSION_NOT_FOUND = -32001;
 
 /** POSIX permission bits: a file and a directory only their owner may use, and the group and other bits. */
 export const FILE_MODE_PRIVATE = 0o600;

@@ -1,0 +1,87 @@
+// `atrium serve --http`: the same app as stdio, served over Streamable HTTP to many clients and
+// principals (glue/http/). Refuses a non-loopback listener without atrium.http.auth. SIGTERM and
+// SIGINT drain: new requests get 503, requests in flight finish within http_drain_ms, then the
+// sessions and connectors end and the process exits.
+import type { AtriumConfig, HttpListen } from "../config/schema.js";
+import { startSandboxPool } from "../sandbox/start-pool.js";
+import { stateDir } from "../support/state-dir.js";
+import { isLoopbackHost } from "../support/loopback-host.js";
+import { core } from "../decisions/core.js";
+import { Budget, SHUTDOWN_GRACE_MS } from "../decisions/generated/spec.js";
+import { localOnly, type Authenticator } from "../http/authenticator.js";
+
+/** Why atrium will not listen on `listen` with this config, or undefined when it may. */
+export function listenRefusal(config: AtriumConfig, listen: HttpListen): string | undefined {
+  if (config.http.auth || isLoopbackHost(listen.host)) return undefined;
+  return `atrium serve --http: refusing to listen on ${listen.host}:${listen.port} without atrium.http.auth: anyone who can reach it would use your connectors. Set atrium.http.auth (an issuer and an audience) or listen on 127.0.0.1`;
+}
+
+export async function serveHttp(config: AtriumConfig, listen: HttpListen, version: string, file?: string): Promise<number | undefined> {
+  const refusal = listenRefusal(config, listen);
+  if (refusal) {
+    process.stderr.write(`${refusal}\n`);
+    return 1;
+  }
+  const pool = startSandboxPool(config.sandbox);
+  const [{ createApp }, { revisionOf }, { openActivityLog }, { createMcpEndpoint }, { startHttpServer }] = await Promise.all([
+    import("../app.js"), import("../mcp/server.js"), import("../activity/log.js"), import("../http/mcp-endpoint.js"), import("../http/server.js"),
+  ]);
+  const c = core();
+  const log = config.log.enabled ? openActivityLog(stateDir()) : undefined;
+  const app = createApp(config, version, pool, log, file === undefined ? undefined : { file }, { shared: true });
+  app.pins.watch();
+  const authenticator: Authenticator = await authenticatorFor(config, listen);
+  const limits = { maxBytes: c.limitDefault(Budget.request_line_bytes), maxDepth: c.limitDefault(Budget.request_depth), maxIdBytes: c.limitDefault(Budget.echo_clamp_chars) };
+  const endpoint = createMcpEndpoint({
+    serverFor: (revision, principal) => app.serverFor(revision, principal),
+    revisionOf,
+    maxBodyBytes: limits.maxBytes,
+    maxSessions: c.limitDefault(Budget.http_sessions),
+    sessionIdleMs: c.limitDefault(Budget.http_session_idle_ms),
+  });
+  // 2026-07-28 hosts hear list changes on subscriptions/listen; 2025-11-25 sessions from their own instance.
+  app.onToolsChanged(() => endpoint.notify.toolsChanged());
+  app.onPromptsChanged(() => endpoint.notify.promptsChanged());
+  let http: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    http = await startHttpServer({
+      host: listen.host, port: listen.port, endpoint, authenticator, limits,
+      origins: { allowedOrigins: config.http.allowedOrigins, loopback: isLoopbackHost(listen.host) },
+      headerBytes: c.limitDefault(Budget.http_header_bytes),
+      headersTimeoutMs: c.limitDefault(Budget.http_headers_timeout_ms),
+      requestTimeoutMs: c.limitDefault(Budget.http_request_timeout_ms),
+      ready: () => true,
+      log: (line) => void process.stderr.write(`${line}\n`),
+    });
+  } catch (e) {
+    process.stderr.write(`atrium serve --http: cannot listen on ${listen.host}:${listen.port}: ${(e as Error).message}\n`);
+    app.registry.killAll();
+    return 1;
+  }
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.reload?.close();
+    const graceMs = c.limitDefault(Budget.http_drain_ms);
+    process.stderr.write(`atrium: stopping (${signal}): new requests get 503; ${http.inFlight} in flight may finish within ${graceMs} ms\n`);
+    await http.drain(graceMs);
+    await http.close();
+    await Promise.race([app.registry.stopAll().then(() => log?.flush()), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
+    app.registry.killAll();
+    process.exit(0);
+  };
+  process.on("exit", () => app.registry.killAll());
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.stderr.on("error", () => {});
+  const started = app.registry.startAll();
+  void started.then(() => app.semantic.start());
+  process.stderr.write(`atrium ${version} is serving MCP at ${http.url} (Streamable HTTP, both revisions${config.http.auth ? `; tokens from ${config.http.auth.issuer}` : "; this machine only, no sign-in"}).\n`);
+  return undefined;
+}
+
+async function authenticatorFor(config: AtriumConfig, _listen: HttpListen): Promise<Authenticator> {
+  if (!config.http.auth) return localOnly;
+  throw new Error("atrium.http.auth is not served by this build yet");
+}
