@@ -14,6 +14,7 @@ import { ConfigWatcher } from "./config/watch.js";
 import { writeReloadStatus } from "./config/reload-status.js";
 import { ConnectorRegistry } from "./connectors/registry.js";
 import { Catalog } from "./catalog/catalog.js";
+import { accessScope } from "./catalog/access-scope.js";
 import { ResultStash } from "./results/stash.js";
 import { HostState } from "./decisions/host-detection.js";
 import { createServer } from "./mcp/server.js";
@@ -102,7 +103,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
     const now = registry.connectors.filter((k) => k.offersPrompts).map((k) => k.id).join("\n");
     if (now !== offeringPrompts) { offeringPrompts = now; registry.passthrough.promptsChanged(); }
   });
-  const prompts = { list: (signal: AbortSignal) => downstreamPrompts.list(signal), get: (name: string, args: Record<string, string> | undefined, signal: AbortSignal) => downstreamPrompts.get(name, args, signal), onChanged: (listener: () => void) => registry.passthrough.onPromptsChanged(listener) };
+  const prompts = { list: (signal: AbortSignal, scoped: Catalog) => downstreamPrompts.list(signal, scoped), get: (name: string, args: Record<string, string> | undefined, signal: AbortSignal, scoped: Catalog) => downstreamPrompts.get(name, args, signal, scoped), onChanged: (listener: () => void) => registry.passthrough.onPromptsChanged(listener) };
   // Sentence embeddings for search: nothing loads until serve calls semantic.start().
   const semantic = new SemanticIndex(config.search, { entries: () => catalog.entries().map(toolText) });
   registry.onChange(() => semantic.catalogChanged());
@@ -111,7 +112,9 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const onToolsChanged = (listener: () => void) => { toolsChanged.add(listener); return () => { toolsChanged.delete(listener); }; };
   // A downstream's question goes to the host connection that can be asked, judged by the core (P12).
   const questions = { hostConnected: (h: HostToAsk) => (mode.shared ? () => {} : registry.passthrough.askWith(askerFor(c, h))) };
-  const deps = { version, tools, host, onToolsChanged, context: { core: c, catalog, downstream, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions };
+  // Each request sees the catalog its principal may use under the rules in force (a reload applies to the next request).
+  const catalogFor = (principal: Principal) => catalog.scopedTo(accessScope(c, running.current.access, principal, catalog.connectorNames()));
+  const deps = { version, tools, host, onToolsChanged, catalogFor, context: { core: c, catalog, downstream, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions };
   /** A server instance for one connection of one revision, acting for one principal (`local` unless HTTP auth names one). */
   const serverFor = (revision: Revision, principal?: Principal) => createServer(deps, revision, principal);
   const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); if (o.ok) for (const l of toolsChanged) l(); live.onReload?.(o); } }, c, running, registry);

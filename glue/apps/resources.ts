@@ -21,14 +21,15 @@ export class AppResources {
   constructor(private readonly deps: { core: Core; catalog: Catalog; downstream: DownstreamAccess }) {}
 
   /** The relay document for `uri`, or undefined when atrium serves this host no such resource. */
-  async read(uri: string, host: HostDecision, signal?: AbortSignal): Promise<ReadResourceResult | undefined> {
+  /** `catalog`: the catalog as the asking principal sees it (an app of a connector outside it is not served). */
+  async read(uri: string, host: HostDecision, signal?: AbortSignal, catalog: Catalog = this.deps.catalog): Promise<ReadResourceResult | undefined> {
     const target = parseAtriumUiUri(uri);
     if (!target) return undefined;
     // A7 for a document of the app mime: a host this would not serve is not served any (nothing is read for it).
     if (this.deps.core.appResource(host.kind, true) !== AppResource.served) return undefined;
     let raw: Record<string, unknown> | undefined;
     try {
-      raw = await readAppResource(this.deps, target.connector, target.downstream, signal);
+      raw = await readAppResource({ ...this.deps, catalog }, target.connector, target.downstream, signal);
     } catch (e) {
       throw failure(`${uri}: ${e instanceof AtriumError ? e.message : String(e)}`);
     }

@@ -44,16 +44,17 @@ export class DownstreamPrompts {
   constructor(private readonly catalog: Catalog, private readonly downstream: DownstreamAccess) {}
 
   /** Every ready connector's prompts, in config order; connectors that are not ready, offer none or fail are left out. */
-  async list(signal?: AbortSignal): Promise<{ prompts: Prompt[] }> {
-    const lists = await Promise.all(this.catalog.connectorIds().map((id) => this.listOne(id, signal).catch(() => [])));
+  /** `catalog`: the catalog as the asking principal sees it (a connector outside it shows no prompts). */
+  async list(signal?: AbortSignal, catalog: Catalog = this.catalog): Promise<{ prompts: Prompt[] }> {
+    const lists = await Promise.all(catalog.connectorIds().map((id) => this.listOne(catalog, id, signal).catch(() => [])));
     return { prompts: lists.flat() };
   }
 
-  private async listOne(connectorId: string, signal?: AbortSignal): Promise<Prompt[]> {
+  private async listOne(catalog: Catalog, connectorId: string, signal?: AbortSignal): Promise<Prompt[]> {
     const prompts: Prompt[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < PROMPT_LIST_PAGES_MAX; page++) {
-      const raw = await askPrompts({ catalog: this.catalog, downstream: this.downstream }, connectorId, "prompts/list", cursor ? { cursor } : {}, { wait: false, signal });
+      const raw = await askPrompts({ catalog, downstream: this.downstream }, connectorId, "prompts/list", cursor ? { cursor } : {}, { wait: false, signal });
       if (!raw || !Array.isArray(raw.prompts)) break;
       for (const p of raw.prompts) {
         const shaped = promptOf(connectorId, p);
@@ -67,13 +68,13 @@ export class DownstreamPrompts {
   }
 
   /** prompts/get of `<connector>.<prompt>`, from that connector; its answer's description and messages. */
-  async get(name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
+  async get(name: string, args: Record<string, string> | undefined, signal?: AbortSignal, catalog: Catalog = this.catalog): Promise<GetPromptResult> {
     const dot = name.indexOf(".");
     const connectorId = dot > 0 ? name.slice(0, dot) : "";
     const prompt = name.slice(dot + 1);
     let raw: Record<string, unknown> | undefined;
     try {
-      raw = dot > 0 && prompt !== "" ? await askPrompts({ catalog: this.catalog, downstream: this.downstream }, connectorId, "prompts/get", { name: prompt, ...(args && { arguments: args }) }, { wait: true, signal }) : undefined;
+      raw = dot > 0 && prompt !== "" ? await askPrompts({ catalog, downstream: this.downstream }, connectorId, "prompts/get", { name: prompt, ...(args && { arguments: args }) }, { wait: true, signal }) : undefined;
     } catch (e) {
       throw protocolError(e, e instanceof AtriumError && e.code === "invalid_args" ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError);
     }

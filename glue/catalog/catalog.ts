@@ -7,7 +7,7 @@ import type { Core } from "../decisions/core.js";
 import type { ConnectorRegistry } from "../connectors/registry.js";
 import { hintOf, operatorOf } from "../decisions/facts/annotations.js";
 import { appVisibilityOf, uiResourceOf } from "../decisions/facts/app-ui.js";
-import { ClassReason, Listing, ToolClass } from "../decisions/generated/spec.js";
+import { CATALOG_SCOPES_CACHED, ClassReason, Listing, ToolClass } from "../decisions/generated/spec.js";
 import { codeName } from "../decisions/code-names.js";
 import { AtriumError, clampEcho, type NextAction } from "../support/errors.js";
 import type { CatalogEntry, Safety } from "./entry.js";
@@ -40,13 +40,46 @@ export interface ConnectorView {
   listingUnsettled(): AtriumError;
 }
 
-export class Catalog {
-  private cache?: { entries: CatalogEntry[]; byAddress: Map<string, CatalogEntry>; index?: SearchIndex; version: number };
-  private builds = 0;
+/** Which connectors one principal may use (catalog/access-scope.ts): `key` names the set, so principals who see the same connectors share one scoped catalog. */
+export interface CatalogScope {
+  readonly key: string;
+  visible(connectorId: string): boolean;
+}
 
-  constructor(private readonly registry: ConnectorRegistry, private readonly core: Core, private readonly pins?: PinService) {
+interface Built { entries: CatalogEntry[]; byAddress: Map<string, CatalogEntry>; index?: SearchIndex; version: number }
+
+export class Catalog {
+  private cache?: Built;
+  private builds = 0;
+  /** On the whole catalog: its scoped catalogs, least recently used first. */
+  private readonly scopes = new Map<string, Catalog>();
+
+  constructor(private readonly registry: ConnectorRegistry, private readonly core: Core, private readonly pins?: PinService, private readonly scoped?: { scope: CatalogScope; whole: Catalog }) {
+    if (scoped) return; // a scoped catalog follows the whole one's version
     registry.onChange(() => { this.cache = undefined; });
     pins?.onChange(() => { this.cache = undefined; });
+  }
+
+  /**
+   * The catalog as a principal with this scope sees it: a connector outside the scope is absent
+   * from every answer (entries, search, program globals, views of connectors, resolve: its address
+   * answers as one that never existed). Without a scope, or with one that admits every connector,
+   * the whole catalog.
+   */
+  scopedTo(scope: CatalogScope | undefined): Catalog {
+    if (!scope || this.scoped) return this;
+    let c = this.scopes.get(scope.key);
+    if (c) this.scopes.delete(scope.key);
+    else c = new Catalog(this.registry, this.core, this.pins, { scope, whole: this });
+    this.scopes.set(scope.key, c);
+    if (this.scopes.size > CATALOG_SCOPES_CACHED) this.scopes.delete(this.scopes.keys().next().value!);
+    return c;
+  }
+
+  /** The connectors this catalog shows (all of them, or its scope's). */
+  private connectors() {
+    const all = this.registry.connectors;
+    return this.scoped ? all.filter((c) => this.scoped!.scope.visible(c.id)) : all;
   }
 
   entries(): CatalogEntry[] {
@@ -70,7 +103,7 @@ export class Catalog {
 
   /** Connectors whose tools are missing from the catalog, and why (search explains them). */
   missing(): { connector: string; state: string; problem: string; nextAction?: NextAction }[] {
-    return this.registry.connectors
+    return this.connectors()
       .filter((c) => c.state !== "ready" && !(c.state === "restarting" && c.tools.length > 0))
       .map((c) => {
         const why = c.unavailable();
@@ -81,19 +114,19 @@ export class Catalog {
   /** Connectors whose start is not done yet (an attempt in progress, or the next one scheduled):
    * search says so first, since their tools are not in its answer. */
   starting(): { connector: string; startMs: number; nextAttemptAt?: number }[] {
-    return this.registry.connectors
+    return this.connectors()
       .filter((c) => c.state === "starting" || c.state === "retrying")
       .map((c) => ({ connector: c.id, startMs: c.config.startTimeoutMs, ...(c.nextAttemptAt !== undefined && { nextAttemptAt: c.nextAttemptAt }) }));
   }
 
   /** Ids of the connectors that are not disabled (each gets a program global). */
   connectorIds(): string[] {
-    return this.registry.connectors.filter((c) => c.state !== "disabled").map((c) => c.id);
+    return this.connectors().filter((c) => c.state !== "disabled").map((c) => c.id);
   }
 
   /** Ids of every configured connector, disabled ones too (what a connector filter may name). */
   connectorNames(): string[] {
-    return this.registry.connectors.map((c) => c.id);
+    return this.connectors().map((c) => c.id);
   }
 
   /** A read-only view of the connector an address names, by its id or its identifier (catalog/resolver.ts), if it names
@@ -129,7 +162,9 @@ export class Catalog {
     if ("ambiguous" in c) throw new AtriumError("ambiguous_tool_alias", addressText.ambiguousConnector(clampEcho(written.connector), c.ambiguous), { details: { connectors: c.ambiguous } });
     if ("none" in c) {
       const nearest = nearestNames(written.connector, ids);
-      throw new AtriumError("unknown_address", addressText.noConnector(clampEcho(written.connector), this.registry.wasRemoved(written.connector), ids, nearest), { nextAction: searchAction(undefined), ...(nearest.length && { details: { nearest } }) });
+      // A connector outside the scope is one that never existed here: not "removed".
+      const removed = this.registry.wasRemoved(written.connector) && (!this.scoped || this.scoped.scope.visible(written.connector));
+      throw new AtriumError("unknown_address", addressText.noConnector(clampEcho(written.connector), removed, ids, nearest), { nextAction: searchAction(undefined), ...(nearest.length && { details: { nearest } }) });
     }
     const connector = this.registry.get(c.name)!;
     const own = entries.filter((e) => e.connectorId === connector.id);
@@ -144,7 +179,14 @@ export class Catalog {
     throw new AtriumError("unknown_tool", addressText.noTool(connector.id, clampEcho(written.tool), nearest), { nextAction: searchAction(connector.id), ...(nearest.length && { details: { nearest } }) });
   }
 
-  private build() {
+  private build(): Built {
+    if (this.scoped) {
+      const whole = this.scoped.whole.build();
+      if (this.cache?.version === whole.version) return this.cache;
+      const entries = whole.entries.filter((e) => this.scoped!.scope.visible(e.connectorId));
+      this.cache = { entries, byAddress: new Map(entries.map((e) => [e.address, e])), version: whole.version };
+      return this.cache;
+    }
     if (this.cache) return this.cache;
     const entries: CatalogEntry[] = [];
     for (const connector of this.registry.connectors) {

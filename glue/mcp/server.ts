@@ -27,15 +27,17 @@ export interface ServerDeps {
   host: HostState;
   context: Omit<ToolContext, "principal" | "signal" | "progress" | "relayProgress" | "host" | "approvals" | "retry" | "elicit" | "requestMeta">;
   /** Downstream UIs (glue/apps/resources.ts): the resource for this host, or undefined when there is none for it. */
-  appResources: { read(uri: string, host: HostDecision, signal: AbortSignal): Promise<ReadResourceResult | undefined> };
+  appResources: { read(uri: string, host: HostDecision, signal: AbortSignal, catalog: ToolContext["catalog"]): Promise<ReadResourceResult | undefined> };
+  /** The catalog as `principal` sees it now (atrium.access of the running config, spec/access.md): every request's own. */
+  catalogFor(principal: Principal): ToolContext["catalog"];
   /** Fires when atrium's own tool listing may have changed (a live reload: execute_code names the connectors in force). */
   onToolsChanged(listener: () => void): () => void;
   /** Downstream questions (calls/downstream-questions.ts): this connection becomes where they are asked; the returned function lets go of it. */
   questions: { hostConnected(host: HostToAsk): () => void };
   /** Downstream prompts (glue/calls/prompts.ts), and their connectors' prompts/list_changed. */
   prompts: {
-    list(signal: AbortSignal): Promise<ListPromptsResult>;
-    get(name: string, args: Record<string, string> | undefined, signal: AbortSignal): Promise<GetPromptResult>;
+    list(signal: AbortSignal, catalog: ToolContext["catalog"]): Promise<ListPromptsResult>;
+    get(name: string, args: Record<string, string> | undefined, signal: AbortSignal, catalog: ToolContext["catalog"]): Promise<GetPromptResult>;
     onChanged(listener: () => void): () => void;
   };
 }
@@ -134,14 +136,17 @@ export function createServer(deps: ServerDeps, revision: Revision, principal: Pr
   );
   server.stateless = modern;
   // Read at each tools/list: execute_code's description follows the config in force.
-  const listing = (): Tool[] => deps.tools.map((t) => ({
+  const listing = (): Tool[] => {
+    const usable = new Set(deps.catalogFor(principal).connectorNames());
+    return deps.tools.map((t) => ({
     name: t.name,
     title: t.title,
-    description: t.description,
+    description: t.describeFor ? t.describeFor((id) => usable.has(id)) : t.description,
     inputSchema: listingSchema(t.input) as Tool["inputSchema"],
     annotations: t.annotations,
     ...(t._meta && { _meta: t._meta }),
-  }));
+    }));
+  };
   const byName = new Map(deps.tools.map((t) => [t.name, t]));
   const hostFor = (ctx: ServerContext) => deps.host.forRequest(revision, server.getClientCapabilities(), ctx.mcpReq.envelope);
   const offered = (t: MetaTool, ctx: ServerContext, use: AppOnlyUse) => !t.appsHostOnly || deps.host.appOnly(revision, hostFor(ctx), use);
@@ -161,13 +166,13 @@ export function createServer(deps: ServerDeps, revision: Revision, principal: Pr
   server.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: [] }));
   server.setRequestHandler("resources/read", async (request, ctx) => {
     if (request.params.uri === SHELL_URI) return { contents: [{ uri: SHELL_URI, mimeType: SHELL_MIME, text: shellHtml() }] };
-    const app = await deps.appResources.read(request.params.uri, hostFor(ctx), ctx.mcpReq.signal);
+    const app = await deps.appResources.read(request.params.uri, hostFor(ctx), ctx.mcpReq.signal, deps.catalogFor(principal));
     if (app) return app;
     if (!modern) server.keepCode(ctx.mcpReq.id, ErrorCode.ResourceNotFound); // 2026-07-28 answers -32602, as the SDK encodes it
     throw mcpError(ErrorCode.ResourceNotFound, `Resource not found: ${clampEcho(request.params.uri)}`);
   });
-  server.setRequestHandler("prompts/list", async (_request, ctx) => deps.prompts.list(ctx.mcpReq.signal));
-  server.setRequestHandler("prompts/get", async (request, ctx) => deps.prompts.get(request.params.name, request.params.arguments, ctx.mcpReq.signal));
+  server.setRequestHandler("prompts/list", async (_request, ctx) => deps.prompts.list(ctx.mcpReq.signal, deps.catalogFor(principal)));
+  server.setRequestHandler("prompts/get", async (request, ctx) => deps.prompts.get(request.params.name, request.params.arguments, ctx.mcpReq.signal, deps.catalogFor(principal)));
   // A connector's prompts/list_changed goes on to this host (on 2026-07-28 the SDK's stdio entry routes it to the host's subscriptions/listen).
   const stopPrompts = deps.prompts.onChanged(() => void server.sendPromptListChanged().catch(() => {}));
   // A reload that may change the listing: 2025-11-25 hosts hear tools/list_changed, 2026-07-28 ones on subscriptions/listen.
@@ -176,17 +181,18 @@ export function createServer(deps: ServerDeps, revision: Revision, principal: Pr
   server.onclose = () => { stopPrompts(); stopTools(); letGoOfQuestions(); closed?.(); };
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const tool = byName.get(request.params.name);
+    const catalog = deps.catalogFor(principal);
     if (!tool || !offered(tool, ctx, AppOnlyUse.call)) {
       // Worded once: an SDK 1 host prefixes "MCP error -32602: " itself (its McpError), so no prefix here.
       const own = deps.tools.filter((t) => offered(t, ctx, AppOnlyUse.call)).map((t) => t.name);
-      const unknown = unknownMetaTool(deps.context.catalog, request.params.name, own);
+      const unknown = unknownMetaTool(catalog, request.params.name, own);
       throw new ProtocolError(ErrorCode.InvalidParams, unknown.message, unknown.data);
     }
     const token = request.params._meta?.progressToken;
     // The host's elicitation facts (H13) for the core to judge; a server-to-client request to carry one exists on 2025-11-25 only (2026-07-28 has input_required results instead).
     const send = modern ? undefined : { ask: (params: Parameters<typeof ctx.mcpReq.elicitInput>[0] & { mode: "url" }, signal: AbortSignal) => ctx.mcpReq.elicitInput(params, { signal }), complete: (elicitationId: string) => ctx.mcpReq.notify({ method: "notifications/elicitation/complete", params: { elicitationId } }) };
     const elicit = { revision, elicitation: elicitationOf(requestCapabilities(revision, server.getClientCapabilities(), ctx.mcpReq.envelope)), send };
-    return runTool(tool, request.params.arguments, { ...deps.context, principal, host: hostFor(ctx), approvals: questionChannel(revision, server.getClientCapabilities(), ctx), retry: { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses }, elicit, requestMeta: request.params._meta }, {
+    return runTool(tool, request.params.arguments, { ...deps.context, catalog, principal, host: hostFor(ctx), approvals: questionChannel(revision, server.getClientCapabilities(), ctx), retry: { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses }, elicit, requestMeta: request.params._meta }, {
       signal: ctx.mcpReq.signal,
       notifyProgress: token === undefined ? undefined : (progress) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, ...progress } }),
     });

@@ -833,6 +833,8 @@ export const STATELESS_REVISION = "2026-07-28";
 // Fixed bounds (spec/bounds.md): not operator settings, and the core does not read them.
 /** 10 results: search_tools rows when the caller names no limit */
 export const SEARCH_PAGE_DEFAULT = 10;
+/** 32 scopes: Catalogs as one set of principals sees them (access rules, spec/access.md) kept with their search index and program globals; the least recently used one is dropped past it */
+export const CATALOG_SCOPES_CACHED = 32;
 /** 50 results: Most rows one search_tools page returns; more is paged with a cursor */
 export const SEARCH_PAGE_MAX = 50;
 /** 32 words: Words of one query that are looked up; bounds the work one query can ask for */

@@ -19,9 +19,9 @@ import { MS_PER_SECOND, roundMs as round } from "../../support/format.js";
 import type { AtriumConfig } from "../../config/schema.js";
 import { SHELL_URI } from "../../views/shell-page.js";
 
-function describeExecuteCode(config: AtriumConfig): string {
+function describeExecuteCode(config: AtriumConfig, usable: (connectorId: string) => boolean = () => true): string {
   const s = config.sandbox;
-  let ids = config.connectors.filter((c) => !c.disabled).map((c) => (GUEST_GLOBALS.has(toIdentifier(c.id)) ? `${c.id} (atrium.call only)` : toIdentifier(c.id))).join(", ");
+  let ids = config.connectors.filter((c) => !c.disabled && usable(c.id)).map((c) => (GUEST_GLOBALS.has(toIdentifier(c.id)) ? `${c.id} (atrium.call only)` : toIdentifier(c.id))).join(", ");
   if (ids.length > CONNECTOR_LIST_CHARS_MAX) ids = `${ids.slice(0, CONNECTOR_LIST_CHARS_MAX - 1)}…`;
   return [
     "Run one async arrow function of plain JavaScript in a sandbox (QuickJS; no network, files, timers, require) that reads through read-only tools and returns only what the answer needs.",
@@ -38,6 +38,7 @@ export const executeCode = (config: () => AtriumConfig) =>
     name: "execute_code",
     title: "Run a program over the tools",
     get description() { return describeExecuteCode(config()); },
+    describeFor: (usable) => describeExecuteCode(config(), usable),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     uses: ["activity", "approvals", "catalog", "core", "config", "downstream", "host", "pool", "principal", "progress", "retry", "semantic", "signal", "viewStore"] as const,
     // The view shell; both the nested key and the older flat key, since hosts differ.

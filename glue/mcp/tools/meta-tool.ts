@@ -71,6 +71,8 @@ export interface MetaTool<S extends z.ZodType = z.ZodType, K extends keyof ToolC
   name: string;
   title: string;
   description: string;
+  /** The description as a principal who may use only the connectors `usable` admits reads it (execute_code names the connectors). */
+  describeFor?(usable: (connectorId: string) => boolean): string;
   annotations: ToolAnnotations;
   input: S;
   _meta?: Record<string, unknown>;
