@@ -27,7 +27,7 @@ interface Case { bytes: Buffer; expect: Expected; kind: string }
 const SERVED = ["ping", "initialize", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get"];
 const PAGED = ["tools/list", "resources/list", "resources/templates/list", "prompts/list"];
 const TOOLS = ["execute_code", "search_tools", "call_tool", "call_destructive_tool", "get_result", "skills"];
-const NOT_SERVED = ["completion/complete", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "tasks/get", "tasks/list", "tasks/cancel", "tasks/result", "notifications/initialized", "sampling/createMessage", "roots/list", "elicitation/create", "Ping", "tools/list/", ""];
+const NOT_SERVED = ["completion/complete", "resources/subscribe", "resources/unsubscribe", "tasks/get", "tasks/list", "tasks/cancel", "tasks/result", "notifications/initialized", "sampling/createMessage", "roots/list", "elicitation/create", "Ping", "tools/list/", ""];
 const PARSE = -32700, INVALID = -32600, METHOD = -32601, PARAMS = -32602;
 
 const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isSafeInteger(v) ? "int" : "float") : typeof v);

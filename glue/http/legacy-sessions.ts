@@ -8,6 +8,8 @@ import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, isInitializeRequest, type AuthInfo, type Server } from "@modelcontextprotocol/server";
 import type { Principal } from "../support/principal.js";
 import { HTTP_STATUS, JSONRPC_SESSION_NOT_FOUND } from "../support/wire.js";
+import { SSE_RETRY_MS } from "../decisions/generated/spec.js";
+import { SessionEvents } from "./session-events.js";
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -61,6 +63,8 @@ export class LegacySessions {
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       maxRequestBodySize: this.opts.maxBodyBytes,
+      eventStore: new SessionEvents(),
+      retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (sid) => void this.sessions.set(sid, { transport, principal: principal.id, lastUsed: this.now() }),
       onsessionclosed: (sid) => void this.sessions.delete(sid),
     });

@@ -126,7 +126,7 @@ export function createServer(deps: ServerDeps, revision: Revision, principal: Pr
   const server: AtriumServer = new AtriumServer(
     { name: "atrium", version: deps.version },
     {
-      capabilities: { tools: { listChanged: true }, resources: {}, prompts: { listChanged: true }, extensions: { [UI_EXTENSION_ID]: {} } },
+      capabilities: { tools: { listChanged: true }, resources: {}, prompts: { listChanged: true }, logging: {}, extensions: { [UI_EXTENSION_ID]: {} } },
       instructions: INSTRUCTIONS,
       // 2026-07-28 lists may be cached: each is the same for every client. The resources lists are
       // fixed for the process; the tool list changes with a live reload (H14: announced on

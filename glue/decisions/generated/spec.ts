@@ -933,6 +933,12 @@ export const LIST_CACHE_TTL_MS = 3600000;
 export const STDERR_TAIL_LINES = 5;
 /** 8 lines: Lines of a failed connector's stderr atrium doctor prints */
 export const DOCTOR_STDERR_TAIL_LINES = 8;
+/** 256 events: SSE events one 2025-11-25 HTTP session keeps so a client that reconnects with Last-Event-ID gets what it missed; older ones are dropped first */
+export const SESSION_EVENTS_KEPT = 256;
+/** 4194304 bytes: Bytes of SSE events one 2025-11-25 HTTP session keeps for resumption, all events together; older ones are dropped first */
+export const SESSION_EVENT_BYTES_KEPT = 4194304;
+/** 1000 ms: The retry field atrium's SSE streams send: how long a client waits before it reconnects to a stream atrium closed */
+export const SSE_RETRY_MS = 1000;
 /** 8 bytes: Bytes of a top-level key the stdin scanner keeps; longer than every key it looks for (id, method, result, error) */
 export const TOP_KEY_BYTES_KEPT = 8;
 /** 3000 ms: How long a stdio connector whose protocol is auto waits for the answer to its server/discover probe; silence that long is a 2025-11-25 server that ignores unknown requests before initialize, and initialize follows on the same process */
