@@ -37,6 +37,8 @@ let dir: string;
 let http26: ModernHttp;
 let a: Atrium;
 const log = (name: string) => join(dir, `${name}.log`);
+/** While this file exists, ttl26 holds a tools/list answer that lists read_note as destructive. */
+const hold = () => join(dir, "ttl26.hold");
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "atrium-revisions-"));
@@ -46,7 +48,7 @@ beforeAll(async () => {
       mcpServers: {
         // pins "auto-accept": the tools these servers add at run time are called below, not quarantined (spec/pins.md N4).
         m26: nodeServer(modern, { env: { MODERN_LOG: log("m26"), MODERN_LIST_DELAY_MS: "800" }, pins: "auto-accept" }),
-        ttl26: nodeServer(modern, { env: { MODERN_LOG: log("ttl26"), MODERN_LIST_CHANGED: "false", MODERN_TTL_MS: "200", MODERN_LIST_DELAY_MS: "800" } }),
+        ttl26: nodeServer(modern, { env: { MODERN_LOG: log("ttl26"), MODERN_LIST_CHANGED: "false", MODERN_TTL_MS: "200", MODERN_HOLD_FILE: hold() } }),
         h26: { url: http26.url, pins: "auto-accept" },
         mem: { command: npmBin("mcp-server-memory"), env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
         mal: nodeServer(modern, { env: { MODERN_LOG: log("mal"), MODERN_DISCOVER: "malformed", MODERN_LEGACY: "serve" } }),
@@ -158,15 +160,15 @@ describe("connectors reach servers of either revision", () => {
   });
 
   it("R10 when a ttlMs runs out: while the new list is read the tools are not read-only, and a call waits for it", async () => {
+    writeFileSync(hold(), "");
     await a.call("call_tool", { address: "ttl26.harden" }); // announced to nobody: only the ttlMs re-list can see it
-    let windowSeen = false;
-    const refreshing = await until(async () => {
-      const row = (await a.json("search_tools", { query: "read note", connector: "ttl26" })).results.find((x: any) => x.address === "ttl26.read_note");
-      windowSeen = row?.reason === "listing_refreshing";
-      return windowSeen;
-    }, 5_000, 10);
-    expect(refreshing).toBe(true);
-    expect(err(await a.call("call_tool", { address: "ttl26.read_note", args: { id: "n1" } }))?.code).toBe("destructive_tool_requires_approval");
+    // The re-list that carries the change is held by the server: atrium is inside its window until the file goes.
+    expect(await until(() => lines(log("ttl26")).includes("tools/list held"))).toBe(true);
+    let answered = false;
+    const call = a.call("call_tool", { address: "ttl26.read_note", args: { id: "n1" } }).then((r) => { answered = true; return r; });
+    expect(answered).toBe(false);
+    rmSync(hold());
+    expect(err(await call)?.code).toBe("destructive_tool_requires_approval");
   });
 
   it("a server that exits on the server/discover probe is started again without it, and its restarts skip the probe", async () => {
