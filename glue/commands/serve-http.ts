@@ -9,6 +9,7 @@ import { isLoopbackHost } from "../support/loopback-host.js";
 import { core } from "../decisions/core.js";
 import { Budget, SHUTDOWN_GRACE_MS } from "../decisions/generated/spec.js";
 import { localOnly, type Authenticator } from "../http/authenticator.js";
+import { MemoryRateWindows } from "../http/rate-windows.js";
 
 /** Why atrium will not listen on `listen` with this config, or undefined when it may. */
 export function listenRefusal(config: AtriumConfig, listen: HttpListen): string | undefined {
@@ -45,7 +46,7 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {
     http = await startHttpServer({
-      host: listen.host, port: listen.port, endpoint, authenticator, limits,
+      host: listen.host, port: listen.port, endpoint, authenticator, limits, rates: new MemoryRateWindows(c),
       origins: { allowedOrigins: config.http.allowedOrigins, loopback: isLoopbackHost(listen.host) },
       headerBytes: c.limitDefault(Budget.http_header_bytes),
       headersTimeoutMs: c.limitDefault(Budget.http_headers_timeout_ms),

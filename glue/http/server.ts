@@ -8,7 +8,10 @@
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { LineLimits } from "../support/line-reader.js";
-import { HTTP_STATUS } from "../support/wire.js";
+import { HTTP_STATUS, JSONRPC_RATE_LIMITED } from "../support/wire.js";
+import { AtriumError } from "../support/errors.js";
+import { MS_PER_SECOND } from "../support/format.js";
+import type { RateWindows } from "./rate-windows.js";
 import { judgeLine } from "../transport/jsonrpc-guard.js";
 import type { Authentication, Authenticator, Refusal } from "./authenticator.js";
 import type { McpEndpoint } from "./mcp-endpoint.js";
@@ -25,6 +28,9 @@ export interface HttpServerOptions {
   headerBytes: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Each principal's requests per minute. */
+  rates: RateWindows;
+  now?: () => number;
   /** Whether the config is loaded and the parts a request needs answer (/readyz). */
   ready: () => boolean;
   log?: (line: string) => void;
@@ -85,6 +91,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     if (bad) return refuse(res, HTTP_STATUS.forbidden, "forbidden", bad);
     const auth: Authentication = await opts.authenticator.authenticate(header(req, "authorization"));
     if (!auth.ok) return writeRefusal(res, auth);
+    const rate = opts.rates.take(auth.principal.id, (opts.now ?? Date.now)());
+    if (!rate.ok) return writeRateLimited(res, rate.retryAfterMs, rate.limit);
 
     let body: Buffer | undefined;
     let parsed: unknown;
@@ -143,6 +151,12 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
 
 /** Who-is-asking refused the request: its status, WWW-Authenticate and body, nothing read or run. */
 const writeRefusal = (res: ServerResponse, r: Refusal) => writeJson(res, r.status, r.body, r.headers);
+
+/** 429 with Retry-After and the typed error in a JSON-RPC error body (the request's id is not read yet: null). */
+function writeRateLimited(res: ServerResponse, retryAfterMs: number, limit: number): void {
+  const error = new AtriumError("rate_limited", `more than ${limit} requests in a minute (principal_requests_per_minute); retry in ${retryAfterMs} ms`, { details: { retryAfterMs } });
+  writeJson(res, HTTP_STATUS.tooManyRequests, { jsonrpc: "2.0", id: null, error: { code: JSONRPC_RATE_LIMITED, message: error.message, data: { atrium: error.toJSON() } } }, { "retry-after": String(Math.ceil(retryAfterMs / MS_PER_SECOND)) });
+}
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];

@@ -3,6 +3,7 @@
 // in spec/bounds.md); this file is on the numeric-literal allow-list of test/architecture.test.ts.
 
 export const MS_PER_SECOND = 1000;
+/** A minute, for rates stated per minute (principal_requests_per_minute). */
 export const MS_PER_MINUTE = 60_000;
 /** The demo's "KB". */
 export const BYTES_PER_KIB = 1024;

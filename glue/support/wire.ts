@@ -33,6 +33,8 @@ export const HTTP_STATUS = {
 
 /** The JSON-RPC error code the SDK's Streamable HTTP transport answers an unknown or missing session with. */
 export const JSONRPC_SESSION_NOT_FOUND = -32001;
+/** atrium's JSON-RPC error code for a request refused at the HTTP door as rate_limited (the typed error is in its data). */
+export const JSONRPC_RATE_LIMITED = -32029;
 
 /** POSIX permission bits: a file and a directory only their owner may use, and the group and other bits. */
 export const FILE_MODE_PRIVATE = 0o600;
