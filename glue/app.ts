@@ -6,6 +6,7 @@
 // changes reach it through the registry's change signal, config reloads through the watcher, and
 // tools newly quarantined by the pin check (pins/service.ts) through its hook.
 // The config is held by `running` (a reload replaces it): each tool call reads it when it starts.
+import { MemoryProgramSlots } from "./mcp/program-slots.js";
 import { core } from "./decisions/core.js";
 import type { AtriumConfig } from "./config/schema.js";
 import { RunningConfig } from "./config/running.js";
@@ -114,7 +115,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const questions = { hostConnected: (h: HostToAsk) => (mode.shared ? () => {} : registry.passthrough.askWith(askerFor(c, h))) };
   // Each request sees the catalog its principal may use under the rules in force (a reload applies to the next request).
   const catalogFor = (principal: Principal) => catalog.scopedTo(accessScope(c, running.current.access, principal, catalog.connectorNames()));
-  const deps = { version, tools, host, onToolsChanged, catalogFor, context: { core: c, catalog, downstream, semantic, stash, viewStore, get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions };
+  const deps = { version, tools, host, onToolsChanged, catalogFor, context: { core: c, catalog, downstream, semantic, stash, viewStore, programSlots: new MemoryProgramSlots(c), get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions };
   /** A server instance for one connection of one revision, acting for one principal (`local` unless HTTP auth names one). */
   const serverFor = (revision: Revision, principal?: Principal) => createServer(deps, revision, principal);
   const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); if (o.ok) for (const l of toolsChanged) l(); live.onReload?.(o); } }, c, running, registry);

@@ -40,7 +40,7 @@ export const executeCode = (config: () => AtriumConfig) =>
     get description() { return describeExecuteCode(config()); },
     describeFor: (usable) => describeExecuteCode(config(), usable),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    uses: ["activity", "approvals", "catalog", "core", "config", "downstream", "host", "pool", "principal", "progress", "retry", "semantic", "signal", "viewStore"] as const,
+    uses: ["activity", "approvals", "catalog", "core", "config", "downstream", "host", "pool", "principal", "programSlots", "progress", "retry", "semantic", "signal", "viewStore"] as const,
     // The view shell; both the nested key and the older flat key, since hosts differ.
     _meta: { ui: { resourceUri: SHELL_URI, visibility: ["model"] }, "ui/resourceUri": SHELL_URI },
     input: z.object({
@@ -55,9 +55,13 @@ export const executeCode = (config: () => AtriumConfig) =>
         return leg ?? errorResult(new AtriumError("not_found", "the question this retry answers is no longer open (its run ended, or was abandoned when its approval wait ran out), or the requestState is not one atrium issued for this program; run the program again"));
       }
       // On 2026-07-28 a question is the request's own input-required answer: the run parks for it.
+      // principal_programs: one more run than the principal's share answers rate_limited; nothing starts.
+      const slot = ctx.programSlots.take(ctx.principal, Date.now(), ctx.config.sandbox.programWallMs);
+      if (!slot.ok) return errorResult(new AtriumError("rate_limited", `${slot.limit} of your programs are running (principal_programs); retry in ${slot.retryAfterMs} ms or when one ends`, { details: { retryAfterMs: slot.retryAfterMs } }));
       const park = ctx.approvals.revision === Revision.r2026_07_28 ? parked.start(args.code, ctx.principal) : undefined;
-      if (!park) return runProgram(args, ctx, ctx.approvals, ctx.signal, ctx.progress);
-      return park.first(runProgram(args, ctx, park.channel(ctx.approvals), park.signal, park.progressWhileOpen(ctx.progress)), ctx.signal);
+      if (!park) return runProgram(args, ctx, ctx.approvals, ctx.signal, ctx.progress).finally(slot.release);
+      // A parked run keeps its slot until it ends, past this request's first leg.
+      return park.first(runProgram(args, ctx, park.channel(ctx.approvals), park.signal, park.progressWhileOpen(ctx.progress)).finally(slot.release), ctx.signal);
     },
   });
 

@@ -1,5 +1,6 @@
 // The shape of one meta-tool: its MCP listing (name, description, annotations, input schema
 // generated from the zod schema that also validates its arguments) and its handler.
+import type { ProgramSlots } from "../program-slots.js";
 import { z } from "zod";
 import type { CallToolResult, InputRequiredResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { Core } from "../../decisions/core.js";
@@ -44,6 +45,8 @@ export interface ToolContext {
   stash: ResultStash;
   /** View payloads kept for the app-only get_view tool (bounded in time and bytes). */
   viewStore: ResultStash;
+  /** Programs each principal runs at once (principal_programs). */
+  programSlots: ProgramSlots;
   config: AtriumConfig;
   pool: SandboxPool;
   /** The host deciding this request (H13): the session's on 2025-11-25, the request's own on 2026-07-28. */
