@@ -10,3 +10,4 @@ export { approvalAsk, approvalReply, downstreamAsk, downstreamOwner } from "./ap
 export { oauthRedirect, oauthOffer, oauthUnauthorized, oauthChannel, oauthResource, oauthIssuer, oauthTokenIssuer, oauthRefresh, oauthAuthorizationUrl, oauthMetadataLocation } from "./oauth";
 export { pinAccept, pinGate, toolName } from "./pins";
 export { access, accessRule } from "./access";
+export { inboundToken, tokenAlg } from "./tokens";

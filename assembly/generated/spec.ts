@@ -357,6 +357,79 @@ export enum AppOnly {
   invalid_facts = 2,
 }
 
+export enum BearerCredentials {
+  absent = 0,
+  other_scheme = 1,
+  malformed = 2,
+  oversize = 3,
+  bearer = 4,
+}
+
+export enum TokenForm {
+  jws = 0,
+  not_jws = 1,
+}
+
+export enum TokenAlg {
+  allowed = 0,
+  refused = 1,
+}
+
+export enum TokenKeys {
+  known = 0,
+  unavailable = 1,
+}
+
+export enum TokenSignature {
+  valid = 0,
+  invalid = 1,
+  no_key = 2,
+}
+
+export enum TokenClaims {
+  wellformed = 0,
+  malformed = 1,
+}
+
+export enum ClaimMatch {
+  match = 0,
+  mismatch = 1,
+}
+
+export enum ScopeMatch {
+  all = 0,
+  missing = 1,
+}
+
+export enum InboundToken {
+  accept = 0,
+  no_credentials = 1,
+  invalid_request = 2,
+  invalid_token = 3,
+  insufficient_scope = 4,
+  unavailable = 5,
+}
+
+export enum TokenReason {
+  none = 0,
+  no_header = 1,
+  other_scheme = 2,
+  malformed = 3,
+  oversize = 4,
+  not_jws = 5,
+  alg = 6,
+  keys_unavailable = 7,
+  signature = 8,
+  no_key = 9,
+  claims = 10,
+  issuer = 11,
+  audience = 12,
+  expired = 13,
+  not_yet_valid = 14,
+  scope = 15,
+  invalid_facts = 16,
+}
+
 export enum RedirectScheme {
   http = 0,
   https = 1,

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, PinAccept, ToolNameAnswer, AccessRule, AccessAnswer, DownstreamAsk, QuestionOwner } from "./generated/spec.js";
+import type { OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, PinAccept, ToolNameAnswer, AccessRule, AccessAnswer, TokenAlg, InboundToken, TokenReason, DownstreamAsk, QuestionOwner } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -56,8 +56,13 @@ interface CoreExports {
   toolName(text: number): number;
   accessRule(lists: number, groups: number): number;
   access(policy: number, granted: number): number;
+  tokenAlg(alg: number): number;
+  inboundToken(credentials: number, form: number, alg: number, keys: number, signature: number, claims: number, issuer: number, audience: number, nowS: number, expS: number, nbfS: number, skewS: number, scopes: number): number;
 }
 
+/** The facts of a request's bearer token (spec/inbound-tokens.md); codes of the generated tables, times in seconds. */
+interface InboundTokenFacts { credentials: number; form: number; alg: number; keys: number; signature: number; claims: number; issuer: number; audience: number; nowS: number; expS: number; nbfS: number; skewS: number; scopes: number }
+interface InboundTokenDecision { answer: InboundToken; reason: TokenReason }
 export interface HostFacts { ext: number; mime: number; appMime: boolean; override: number; fileFallback: boolean }
 export interface HostDecision { kind: HostKind; reason: HostReason; delivery: Delivery; deliveryReason: DeliveryReason }
 interface ToolDecision { class: ToolClass; reason: ClassReason }
@@ -150,6 +155,10 @@ export interface Core {
   accessRule(lists: number, groups: number): AccessRule;
   /** G4–G6: whether a principal may use a connector: the policy (AccessPolicy) and how many rules granted it. */
   access(policy: number, granted: number): AccessAnswer;
+  /** T4: whether a JWS header's `alg` is one atrium verifies. */
+  tokenAlg(alg: string): TokenAlg;
+  /** T1–T14: whether a request's bearer token is accepted, or its refusal and reason. */
+  inboundToken(facts: InboundTokenFacts): InboundTokenDecision;
 }
 
 /** Thrown when the wasm traps; the instance is replaced before the throw, so the next call works. */
@@ -179,6 +188,8 @@ const ABI = {
     tool: { class: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
     /** appCall and appResult: answer | reason << 4. */
     app: { answer: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
+    /** inboundToken: answer | reason << 4. */
+    token: { answer: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
     /** pinGate: answer | reason << 4. */
     pin: { answer: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff } },
     /** approvalAsk: answer | channel << 4 | offer << 8. */
@@ -187,7 +198,7 @@ const ABI = {
     reply: { outcome: { shift: 0, mask: 0xf }, reason: { shift: 4, mask: 0xff }, grant: { shift: 12, mask: 0xffff } },
   },
 } as const;
-const HOST = ABI.packed.host, TOOL = ABI.packed.tool, APP = ABI.packed.app, PIN = ABI.packed.pin, ASK = ABI.packed.ask, REPLY = ABI.packed.reply;
+const HOST = ABI.packed.host, TOOL = ABI.packed.tool, APP = ABI.packed.app, PIN = ABI.packed.pin, TOKEN = ABI.packed.token, ASK = ABI.packed.ask, REPLY = ABI.packed.reply;
 const field = (packed: number, f: { shift: number; mask: number }): number => (packed >> f.shift) & f.mask;
 
 /**
@@ -293,6 +304,12 @@ export function createCore(bytes: Uint8Array): Core {
     toolName: (text) => call("toolName", () => x.toolName(i32(text)) as ToolNameAnswer),
     accessRule: (lists, groups) => call("accessRule", () => x.accessRule(i32(lists), i32(groups)) as AccessRule),
     access: (policy, granted) => call("access", () => x.access(i32(policy), f64(granted)) as AccessAnswer),
+    tokenAlg: (alg) => call("tokenAlg", () => x.tokenAlg(str(alg)) as TokenAlg),
+    inboundToken: (f) =>
+      call("inboundToken", () => {
+        const p = x.inboundToken(i32(f.credentials), i32(f.form), i32(f.alg), i32(f.keys), i32(f.signature), i32(f.claims), i32(f.issuer), i32(f.audience), f64(f.nowS), f64(f.expS), f64(f.nbfS), f64(f.skewS), i32(f.scopes));
+        return { answer: field(p, TOKEN.answer) as InboundToken, reason: field(p, TOKEN.reason) as TokenReason };
+      }),
   };
 }
 

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import type { Core } from "../../glue/decisions/core.js";
 import { redirectFacts } from "../../glue/decisions/facts/oauth.js";
 import { pinGivenOf } from "../../glue/decisions/facts/pins.js";
-import { ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS, AccessAnswer, AccessPolicy, AccessRule, RuleGroups, RuleLists } from "../../glue/decisions/generated/spec.js";
+import { ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS, AccessAnswer, AccessPolicy, AccessRule, RuleGroups, RuleLists, BearerCredentials, ClaimMatch, InboundToken, ScopeMatch, TokenAlg, TokenClaims, TokenForm, TokenKeys, TokenReason, TokenSignature } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -426,6 +426,32 @@ export const coreProperties: Property[] = [
       ),
   },
   {
+    name: "T1–T14: a token is accepted only when every fact passes and now lies within [nbf − skew, exp + skew); facts out of range never accept",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(fc.array(anyCode, { minLength: 9, maxLength: 9 }), fc.array(fc.oneof(fc.integer({ min: -5, max: 5000 }), fc.double()), { minLength: 4, maxLength: 4 }), ([credentials, form, alg, keys, signature, claims, issuer, audience, scopes], [nowS, expS, nbfS, skewS]) => {
+          const d = core.inboundToken({ credentials, form, alg, keys, signature, claims, issuer, audience, nowS, expS, nbfS, skewS, scopes });
+          const inRanges = inRange(BearerCredentials, credentials) && inRange(TokenForm, form) && inRange(TokenAlg, alg) && inRange(TokenKeys, keys) && inRange(TokenSignature, signature)
+            && inRange(TokenClaims, claims) && inRange(ClaimMatch, issuer) && inRange(ClaimMatch, audience) && inRange(ScopeMatch, scopes)
+            && [nowS, expS, nbfS, skewS].every(Number.isFinite) && skewS >= 0;
+          if (!inRanges) return d.answer === InboundToken.invalid_token && d.reason === TokenReason.invalid_facts;
+          const passes = credentials === BearerCredentials.bearer && form === TokenForm.jws && alg === TokenAlg.allowed && keys === TokenKeys.known && signature === TokenSignature.valid
+            && claims === TokenClaims.wellformed && issuer === ClaimMatch.match && audience === ClaimMatch.match && scopes === ScopeMatch.all && nowS < expS + skewS && nbfS <= nowS + skewS;
+          return (d.answer === InboundToken.accept) === passes && (d.reason === TokenReason.none) === passes;
+        }),
+        o,
+      ),
+  },
+  {
+    name: "T4: tokenAlg allows exactly the ten asymmetric names, whatever else a string holds",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(fc.oneof(fc.string(), fc.constantFrom("RS256", "PS384", "ES512", "EdDSA", "none", "HS256", "rs256")), (alg) =>
+          (core.tokenAlg(alg) === TokenAlg.allowed) === ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"].includes(alg)),
+        o,
+      ),
+  },
+  {
     name: "garbage never traps the wasm and always yields a defined code",
     run: (core, o) =>
       fc.assert(
@@ -441,7 +467,8 @@ export const coreProperties: Property[] = [
             x.approvalReply(a, b, c).reason,
             x.oauthRedirect({ scheme: a, host: b, userinfo: c, fragment: d }), x.oauthOffer(a, b), x.oauthUnauthorized(c, d), x.oauthChannel(a, b),
             x.oauthResource({ prm: a, origin: b, path: c }), x.oauthIssuer(d), x.oauthRefresh({ refreshToken: a, expiry: b, remainingMs: c, leadMs: d }),
-            x.pinGate({ state: a, policy: b, scope: c, direction: d }).reason, x.pinAccept(a), x.toolName(b), x.accessRule(c, d), x.access(a, b),
+            x.pinGate({ state: a, policy: b, scope: c, direction: d }).reason, x.pinAccept(a), x.toolName(b), x.accessRule(c, d), x.access(a, b), x.tokenAlg(a),
+            x.inboundToken({ credentials: a, form: b, alg: c, keys: d, signature: a, claims: b, issuer: c, audience: d, nowS: a, expS: b, nbfS: c, skewS: d, scopes: a }).reason,
           ];
           const checks = [x.limitAccepts(a, b), x.budgetCheck(a, b, c, d)];
           const room = x.budgetRoom(a, b, c);

@@ -179,7 +179,22 @@ const oauth: Runner = (core, spec, g) => {
   return { refresh: nameOf(spec, "OAuthRefresh", core.oauthRefresh({ refreshToken: c("UrlPart", g.refreshToken), expiry: c("TokenExpiry", g.expiry), remainingMs: num(g.remainingMs), leadMs: num(g.leadMs) })) };
 };
 
+/** spec/inbound-tokens.md: an alg name goes to tokenAlg; otherwise inboundToken, each fact the example leaves out at its passing value. */
+const TOKEN_PASSING = { credentials: "bearer", form: "jws", alg: "allowed", keys: "known", signature: "valid", claims: "wellformed", issuer: "match", audience: "match", nowS: 0, expS: 1, nbfS: 0, skewS: 0, scopes: "all" };
+const tokens: Runner = (core, spec, g) => {
+  if ("algName" in g) return { alg: nameOf(spec, "TokenAlg", core.tokenAlg(String(g.algName))) };
+  const f = { ...TOKEN_PASSING, ...g };
+  const c = (t: string, v: unknown) => codeOf(spec, t, v);
+  const d = core.inboundToken({
+    credentials: c("BearerCredentials", f.credentials), form: c("TokenForm", f.form), alg: c("TokenAlg", f.alg), keys: c("TokenKeys", f.keys),
+    signature: c("TokenSignature", f.signature), claims: c("TokenClaims", f.claims), issuer: c("ClaimMatch", f.issuer), audience: c("ClaimMatch", f.audience),
+    nowS: num(f.nowS), expS: num(f.expS), nbfS: num(f.nbfS), skewS: num(f.skewS), scopes: c("ScopeMatch", f.scopes),
+  });
+  return { answer: nameOf(spec, "InboundToken", d.answer), reason: nameOf(spec, "TokenReason", d.reason) };
+};
+
 const RUNNERS: Record<string, Runner> = {
+  "inbound-tokens.md": tokens,
   "oauth.md": oauth,
   "pins.md": pins,
   "access.md": access,

@@ -446,6 +446,99 @@ export const AppOnly = {
 export type AppOnly = (typeof AppOnly)[keyof typeof AppOnly];
 export type AppOnlyName = keyof typeof AppOnly;
 
+export const BearerCredentials = {
+  absent: 0,
+  other_scheme: 1,
+  malformed: 2,
+  oversize: 3,
+  bearer: 4
+} as const;
+export type BearerCredentials = (typeof BearerCredentials)[keyof typeof BearerCredentials];
+export type BearerCredentialsName = keyof typeof BearerCredentials;
+
+export const TokenForm = {
+  jws: 0,
+  not_jws: 1
+} as const;
+export type TokenForm = (typeof TokenForm)[keyof typeof TokenForm];
+export type TokenFormName = keyof typeof TokenForm;
+
+export const TokenAlg = {
+  allowed: 0,
+  refused: 1
+} as const;
+export type TokenAlg = (typeof TokenAlg)[keyof typeof TokenAlg];
+export type TokenAlgName = keyof typeof TokenAlg;
+
+export const TokenKeys = {
+  known: 0,
+  unavailable: 1
+} as const;
+export type TokenKeys = (typeof TokenKeys)[keyof typeof TokenKeys];
+export type TokenKeysName = keyof typeof TokenKeys;
+
+export const TokenSignature = {
+  valid: 0,
+  invalid: 1,
+  no_key: 2
+} as const;
+export type TokenSignature = (typeof TokenSignature)[keyof typeof TokenSignature];
+export type TokenSignatureName = keyof typeof TokenSignature;
+
+export const TokenClaims = {
+  wellformed: 0,
+  malformed: 1
+} as const;
+export type TokenClaims = (typeof TokenClaims)[keyof typeof TokenClaims];
+export type TokenClaimsName = keyof typeof TokenClaims;
+
+export const ClaimMatch = {
+  match: 0,
+  mismatch: 1
+} as const;
+export type ClaimMatch = (typeof ClaimMatch)[keyof typeof ClaimMatch];
+export type ClaimMatchName = keyof typeof ClaimMatch;
+
+export const ScopeMatch = {
+  all: 0,
+  missing: 1
+} as const;
+export type ScopeMatch = (typeof ScopeMatch)[keyof typeof ScopeMatch];
+export type ScopeMatchName = keyof typeof ScopeMatch;
+
+export const InboundToken = {
+  accept: 0,
+  no_credentials: 1,
+  invalid_request: 2,
+  invalid_token: 3,
+  insufficient_scope: 4,
+  unavailable: 5
+} as const;
+export type InboundToken = (typeof InboundToken)[keyof typeof InboundToken];
+export type InboundTokenName = keyof typeof InboundToken;
+
+export const TokenReason = {
+  none: 0,
+  no_header: 1,
+  other_scheme: 2,
+  malformed: 3,
+  oversize: 4,
+  not_jws: 5,
+  alg: 6,
+  keys_unavailable: 7,
+  signature: 8,
+  no_key: 9,
+  claims: 10,
+  issuer: 11,
+  audience: 12,
+  expired: 13,
+  not_yet_valid: 14,
+  scope: 15,
+  invalid_facts: 16
+} as const;
+export type TokenReason = (typeof TokenReason)[keyof typeof TokenReason];
+export type TokenReasonName = keyof typeof TokenReason;
+
 export const RedirectScheme = {
   http: 0,
   https: 1,
