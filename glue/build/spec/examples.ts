@@ -10,6 +10,7 @@ import { authorizationUrlFacts, issuerMatchOf, metadataOriginOf, redirectFacts, 
 import { checkManifest } from "../../views/manifest.js";
 import { pinGivenOf, toolNameTextOf } from "../../decisions/facts/pins.js";
 import { ruleFactsOf } from "../../decisions/facts/access.js";
+import { credentialsOf } from "../../decisions/facts/inbound-token.js";
 import { codeOf, type Example, type Spec } from "./parse.js";
 import { codeName } from "../../decisions/code-names.js";
 import { Budget, type Revision } from "../../decisions/generated/spec.js";
@@ -183,7 +184,9 @@ const oauth: Runner = (core, spec, g) => {
 const TOKEN_PASSING = { credentials: "bearer", form: "jws", alg: "allowed", keys: "known", signature: "valid", claims: "wellformed", issuer: "match", audience: "match", nowS: 0, expS: 1, nbfS: 0, skewS: 0, scopes: "all" };
 const tokens: Runner = (core, spec, g) => {
   if ("algName" in g) return { alg: nameOf(spec, "TokenAlg", core.tokenAlg(String(g.algName))) };
-  const f = { ...TOKEN_PASSING, ...g };
+  const header = "bearerOfLength" in g ? `Bearer ${"a".repeat(g.bearerOfLength)}` : g.header;
+  const observed = "header" in g || "bearerOfLength" in g ? { credentials: codeName(spec.codes.find((t) => t.enum === "BearerCredentials")!.values, credentialsOf(header, core.limitDefault(Budget.bearer_token_bytes)).credentials) } : {};
+  const f = { ...TOKEN_PASSING, ...g, ...observed };
   const c = (t: string, v: unknown) => codeOf(spec, t, v);
   const d = core.inboundToken({
     credentials: c("BearerCredentials", f.credentials), form: c("TokenForm", f.form), alg: c("TokenAlg", f.alg), keys: c("TokenKeys", f.keys),
