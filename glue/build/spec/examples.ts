@@ -10,7 +10,7 @@ import { authorizationUrlFacts, issuerMatchOf, metadataOriginOf, redirectFacts, 
 import { checkManifest } from "../../views/manifest.js";
 import { pinGivenOf, toolNameTextOf } from "../../decisions/facts/pins.js";
 import { ruleFactsOf } from "../../decisions/facts/access.js";
-import { credentialsOf } from "../../decisions/facts/inbound-token.js";
+import { claimFactsOf, credentialsOf, type ClaimFacts, type TokenExpectation } from "../../decisions/facts/inbound-token.js";
 import { codeOf, type Example, type Spec } from "./parse.js";
 import { codeName } from "../../decisions/code-names.js";
 import { Budget, type Revision } from "../../decisions/generated/spec.js";
@@ -182,11 +182,18 @@ const oauth: Runner = (core, spec, g) => {
 
 /** spec/inbound-tokens.md: an alg name goes to tokenAlg; otherwise inboundToken, each fact the example leaves out at its passing value. */
 const TOKEN_PASSING = { credentials: "bearer", form: "jws", alg: "allowed", keys: "known", signature: "valid", claims: "wellformed", issuer: "match", audience: "match", nowS: 0, expS: 1, nbfS: 0, skewS: 0, scopes: "all" };
+/** The atrium.http.auth payload examples are judged against unless they give their own `auth`. */
+const TOKEN_EXPECTATION: TokenExpectation = { issuer: "https://login.example", audience: "https://atrium.example/mcp", requiredScopes: [], groupsClaim: "groups" };
+function claimCodesOf(spec: Spec, f: ClaimFacts) {
+  const name = (t: string, code: number) => codeName(spec.codes.find((c) => c.enum === t)!.values, code);
+  return { claims: name("TokenClaims", f.claims), issuer: name("ClaimMatch", f.issuer), audience: name("ClaimMatch", f.audience), scopes: name("ScopeMatch", f.scopes), expS: f.expS, nbfS: f.nbfS };
+}
 const tokens: Runner = (core, spec, g) => {
   if ("algName" in g) return { alg: nameOf(spec, "TokenAlg", core.tokenAlg(String(g.algName))) };
   const header = "bearerOfLength" in g ? `Bearer ${"a".repeat(g.bearerOfLength)}` : g.header;
   const observed = "header" in g || "bearerOfLength" in g ? { credentials: codeName(spec.codes.find((t) => t.enum === "BearerCredentials")!.values, credentialsOf(header, core.limitDefault(Budget.bearer_token_bytes)).credentials) } : {};
-  const f = { ...TOKEN_PASSING, ...g, ...observed };
+  const claimed = "payload" in g ? claimCodesOf(spec, claimFactsOf(g.payload, { ...TOKEN_EXPECTATION, ...g.auth })) : {};
+  const f = { ...TOKEN_PASSING, ...g, ...observed, ...claimed };
   const c = (t: string, v: unknown) => codeOf(spec, t, v);
   const d = core.inboundToken({
     credentials: c("BearerCredentials", f.credentials), form: c("TokenForm", f.form), alg: c("TokenAlg", f.alg), keys: c("TokenKeys", f.keys),

@@ -1154,6 +1154,12 @@ export const OAUTH_STORE_BYTES_MAX = 1048576;
 export const OAUTH_STATE_BYTES = 32;
 /** 4096 characters: The query of one redirect the loopback receiver accepts (code, state, iss); a longer one is refused unread */
 export const OAUTH_CALLBACK_PARAM_CHARS_MAX = 4096;
+/** 60 seconds: How far atrium's clock and the issuer's may disagree when a token's exp and nbf are judged (spec/inbound-tokens.md, T10) */
+export const TOKEN_CLOCK_SKEW_S = 60;
+/** 256 groups: Entries of a token's groups claim atrium reads; a longer list makes the claims malformed (T8) rather than costing each access rule a scan of it */
+export const TOKEN_GROUPS_MAX = 256;
+/** 256 characters: Length of one group name in a token's groups claim; a longer one makes the claims malformed (T8) */
+export const TOKEN_GROUP_CHARS_MAX = 256;
 /** 250 ms: Quiet time after the last change in the config file's folder before atrium serve reads the file again (editors write by rename, in several steps); a file that is not valid JSON then is read once more after the same wait before it counts as an error (a write still in progress) */
 export const CONFIG_RELOAD_DEBOUNCE_MS = 250;
 /** 1048576 bytes: The config file a reload reads; a larger file is refused unread and the running config stays */
