@@ -47,7 +47,7 @@ const authenticator: Authenticator = {
     const p = people[(h ?? "").replace(/^Bearer /, "")];
     return p ? { ok: true, principal: p } : { ok: false, status: 401, headers: {}, body: { error: "invalid_token" } };
   },
-  documents: new Map(),
+  documentAt: () => undefined,
   ready: () => true,
 };
 

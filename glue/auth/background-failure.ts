@@ -7,7 +7,7 @@
 // wording of a malformed answer, but an OAuth error answer (whose description and raw body are the
 // server's text) is said the same way (oauthErrorWords).
 import { OAuthError, RegistrationRejectedError } from "@modelcontextprotocol/client";
-import { NoAnswerInTime } from "./bounded-fetch.js";
+import { NoAnswerInTime } from "../support/within-deadline.js";
 import { clampEcho } from "../support/errors.js";
 
 /** A refusal atrium decided itself (the core's answer in atrium's words); safe to show. */

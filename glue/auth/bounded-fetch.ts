@@ -6,27 +6,10 @@
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { HTTP_STATUS } from "../support/wire.js";
 import { readBodyCapped } from "../support/read-body-capped.js";
-import { OAUTH_DOCUMENT_BYTES_MAX, OAUTH_HTTP_MS, OAUTH_TOKEN_RESPONSE_BYTES_MAX } from "../decisions/generated/spec.js";
-
-/** An auth exchange that did not answer within OAUTH_HTTP_MS. */
-export class NoAnswerInTime extends Error {}
+import { withinDeadline } from "../support/within-deadline.js";
+import { OAUTH_DOCUMENT_BYTES_MAX, OAUTH_TOKEN_RESPONSE_BYTES_MAX } from "../decisions/generated/spec.js";
 
 const isWellKnown = (u: URL) => u.pathname.startsWith("/.well-known/");
-
-/**
- * Runs one auth exchange (`exchange` gets the signal to send with its request and to read its answer
- * under) within OAUTH_HTTP_MS, or the caller's own signal if that ends first; past the deadline it
- * fails with an error naming the bound.
- */
-export async function withinDeadline<T>(what: string, signal: AbortSignal | null | undefined, exchange: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const deadline = AbortSignal.timeout(OAUTH_HTTP_MS);
-  try {
-    return await exchange(signal ? AbortSignal.any([signal, deadline]) : deadline);
-  } catch (e) {
-    if (deadline.aborted && !signal?.aborted) throw new NoAnswerInTime(`${what} did not answer within ${OAUTH_HTTP_MS} ms (OAUTH_HTTP_MS)`);
-    throw e;
-  }
-}
 
 /** `mcpUrl`'s requests pass through; every other answer is capped (documents, then token answers). */
 export function boundedAuthFetch(mcpUrl: string, inner: FetchLike = fetch): FetchLike {

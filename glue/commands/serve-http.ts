@@ -10,6 +10,7 @@ import { core } from "../decisions/core.js";
 import { Budget, SHUTDOWN_GRACE_MS } from "../decisions/generated/spec.js";
 import { localOnly, type Authenticator } from "../http/authenticator.js";
 import { MemoryRateWindows } from "../http/rate-windows.js";
+import { MCP_PATH } from "../http/paths.js";
 
 /** Why atrium will not listen on `listen` with this config, or undefined when it may. */
 export function listenRefusal(config: AtriumConfig, listen: HttpListen): string | undefined {
@@ -31,7 +32,8 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
   const log = config.log.enabled ? openActivityLog(stateDir()) : undefined;
   const app = createApp(config, version, pool, log, file === undefined ? undefined : { file }, { shared: true });
   app.pins.watch();
-  const authenticator: Authenticator = await authenticatorFor(config, listen);
+  let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
+  const authenticator: Authenticator = await authenticatorFor(config, resourceOf(config, () => http?.url ?? `http://${listen.host}:${listen.port}${MCP_PATH}`));
   const limits = { maxBytes: c.limitDefault(Budget.request_line_bytes), maxDepth: c.limitDefault(Budget.request_depth), maxIdBytes: c.limitDefault(Budget.echo_clamp_chars) };
   const endpoint = createMcpEndpoint({
     serverFor: (revision, principal) => app.serverFor(revision, principal),
@@ -43,7 +45,6 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
   // 2026-07-28 hosts hear list changes on subscriptions/listen; 2025-11-25 sessions from their own instance.
   app.onToolsChanged(() => endpoint.notify.toolsChanged());
   app.onPromptsChanged(() => endpoint.notify.promptsChanged());
-  let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {
     http = await startHttpServer({
       host: listen.host, port: listen.port, endpoint, authenticator, limits, rates: new MemoryRateWindows(c),
@@ -82,7 +83,14 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
   return undefined;
 }
 
-async function authenticatorFor(config: AtriumConfig, _listen: HttpListen): Promise<Authenticator> {
+/** localOnly without atrium.http.auth; else the token verifier, its issuer's key set fetched once before the first request (a failure leaves /readyz at 503 and tokens at 503 until it answers). */
+async function authenticatorFor(config: AtriumConfig, resource: () => string): Promise<Authenticator> {
   if (!config.http.auth) return localOnly;
-  throw new Error("atrium.http.auth is not served by this build yet");
+  const { createJwtAuthenticator } = await import("../http/jwt-authenticator.js");
+  const authenticator = createJwtAuthenticator({ auth: config.http.auth, resource, core: core(), log: (line) => void process.stderr.write(`${line}\n`) });
+  await authenticator.keys.keys();
+  return authenticator;
 }
+
+/** RFC 9728's resource: the MCP endpoint at atrium.http.publicUrl, else at the address it listens on. */
+const resourceOf = (config: AtriumConfig, listening: () => string) => () => (config.http.publicUrl ? `${config.http.publicUrl.replace(/\/$/, "")}${MCP_PATH}` : listening());

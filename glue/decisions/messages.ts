@@ -1,8 +1,8 @@
 // The one table that turns the core's codes into words for people and models.
 // Keyed by code name, so a code added to spec/ without a message fails typecheck.
-import type { OAuthAuthorizationUrlName, OAuthIssuerName, OAuthTokenIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName, PinReasonName, DownstreamAskName } from "./generated/spec.js";
+import type { OAuthAuthorizationUrlName, OAuthIssuerName, OAuthTokenIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName, PinReasonName, DownstreamAskName, TokenReasonName } from "./generated/spec.js";
 import { codeName } from "./code-names.js";
-import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck } from "./generated/spec.js";
+import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck, TokenReason } from "./generated/spec.js";
 
 export const classReasonText: Record<ClassReasonName, string> = {
   annotated_read_only: "annotated readOnlyHint: true and not destructive",
@@ -185,6 +185,27 @@ export const oauthTokenIssuerText: Record<OAuthTokenIssuerName, (issuedBy: strin
   invalid_facts: (issuedBy, judgedFor) => `whether the stored tokens were issued by ${judgedFor} could not be judged (facts out of range; their issuer: ${issuedBy}); a new login is needed`,
 };
 
+/** Why a bearer token was refused (spec/inbound-tokens.md), as WWW-Authenticate's error_description: never the token nor a claim's value. */
+const tokenReasonText: Record<TokenReasonName, string> = {
+  none: "accepted",
+  no_header: "this atrium needs a bearer token from its authorization server",
+  other_scheme: "this atrium takes Bearer tokens only",
+  malformed: "the Authorization header does not hold one bearer token",
+  oversize: "the bearer token is longer than atrium reads",
+  not_jws: "the token is not a signed JWT",
+  alg: "the token is signed with an algorithm atrium does not accept",
+  keys_unavailable: "the issuer's keys are not known now",
+  signature: "the token's signature does not verify",
+  no_key: "no key of the issuer's key set signed this token",
+  claims: "the token's claims are malformed",
+  issuer: "the token was issued by another issuer",
+  audience: "the token was issued for another resource",
+  expired: "the token has expired",
+  not_yet_valid: "the token is not valid yet",
+  scope: "the token lacks a required scope",
+  invalid_facts: "the token could not be judged",
+};
+
 const hostReasonText: Record<HostReasonName, string> = {
   app_mime: "the client declared io.modelcontextprotocol/ui with text/html;profile=mcp-app",
   ext_absent: "the client did not declare the MCP Apps extension",
@@ -257,6 +278,7 @@ export const describeDeliveryReason = byCode(DeliveryReason, deliveryReasonText)
 export const describeViewCheck = byCode(ViewCheck, viewCheckText);
 export const describeBudgetCheck = byCode(BudgetCheck, budgetCheckText);
 export const describeLimitCheck = byCode(LimitCheck, limitCheckText);
+export const describeTokenReason = byCode(TokenReason, tokenReasonText);
 
 /** P12: why atrium declined a downstream's question on the person's behalf (sent to the asking server in the decline's `_meta`). */
 export const downstreamDeclineText: Record<Exclude<DownstreamAskName, "forward">, string> = {

@@ -16,8 +16,8 @@ export type Authentication = { ok: true; principal: Principal } | ({ ok: false }
 export interface Authenticator {
   /** `authorization`: the request's Authorization header as received (undefined when absent). */
   authenticate(authorization: string | undefined): Promise<Authentication>;
-  /** Documents served as they are (RFC 9728 protected resource metadata), by request path. */
-  readonly documents: ReadonlyMap<string, Record<string, unknown>>;
+  /** The document served as it is at a request path (RFC 9728 protected resource metadata), or undefined. */
+  documentAt(path: string): Record<string, unknown> | undefined;
   /** Whether new tokens can be judged now (a key set is known or fetchable); /readyz reads it. */
   ready(): boolean;
 }
@@ -25,6 +25,6 @@ export interface Authenticator {
 /** No auth configured: every request is the `local` principal (serve refuses this on a non-loopback address). */
 export const localOnly: Authenticator = {
   authenticate: async () => ({ ok: true, principal: LOCAL_PRINCIPAL }),
-  documents: new Map(),
+  documentAt: () => undefined,
   ready: () => true,
 };

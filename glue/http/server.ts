@@ -16,6 +16,7 @@ import { judgeLine } from "../transport/jsonrpc-guard.js";
 import type { Authentication, Authenticator, Refusal } from "./authenticator.js";
 import type { McpEndpoint } from "./mcp-endpoint.js";
 import { refusedOrigin, type OriginPolicy } from "./origin-guard.js";
+import { MCP_PATH } from "./paths.js";
 import { readBody, webRequestOf, writeJson, writeWebResponse } from "./web-exchange.js";
 
 export interface HttpServerOptions {
@@ -47,7 +48,6 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-const MCP_PATH = "/mcp";
 
 const refuse = (res: ServerResponse, status: number, error: string, message: string, headers: Record<string, string> = {}) => writeJson(res, status, { error, message }, headers);
 
@@ -82,7 +82,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       const ready = opts.ready() && opts.authenticator.ready();
       return writeJson(res, ready ? HTTP_STATUS.ok : HTTP_STATUS.unavailable, { status: ready ? "ready" : "not ready" });
     }
-    const document = path === undefined ? undefined : opts.authenticator.documents.get(path);
+    const document = path === undefined ? undefined : opts.authenticator.documentAt(path);
     if (document && req.method === "GET") return writeJson(res, HTTP_STATUS.ok, document, { "cache-control": "max-age=300" });
     if (path !== MCP_PATH) return refuse(res, HTTP_STATUS.notFound, "not_found", `atrium serves MCP at ${MCP_PATH}`);
     if (req.method !== "POST" && req.method !== "GET" && req.method !== "DELETE") return refuse(res, HTTP_STATUS.methodNotAllowed, "method_not_allowed", "use POST, GET or DELETE", { allow: "POST, GET, DELETE" });

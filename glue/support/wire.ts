@@ -49,3 +49,5 @@ export const EXIT_OUTPUT_CLOSED = 141;
 export const PORT_MAX = 65535;
 /** A WebAssembly memory page. */
 export const WASM_PAGE_BYTES = 65536;
+/** A compact JWS (RFC 7515 §7.1) is three base64url parts: header, payload, signature. */
+export const JWS_COMPACT_PARTS = 3;

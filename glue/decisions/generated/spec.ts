@@ -1160,6 +1160,14 @@ export const TOKEN_CLOCK_SKEW_S = 60;
 export const TOKEN_GROUPS_MAX = 256;
 /** 256 characters: Length of one group name in a token's groups claim; a longer one makes the claims malformed (T8) */
 export const TOKEN_GROUP_CHARS_MAX = 256;
+/** 64 keys: Keys of the issuer's key set atrium reads (real sets hold a few, more during a rotation); a larger set is refused unread like an oversized document, and the set atrium holds stays */
+export const JWKS_KEYS_MAX = 64;
+/** 300000 ms: Age of the key set after which it is fetched again in the background while it keeps serving, so a rotation that adds a key is followed without a request waiting for it */
+export const JWKS_REFRESH_MS = 300000;
+/** 3600000 ms: How long a key set atrium could not fetch again is still used; past it the set is dropped and tokens get unavailable (503) until the issuer answers: a key the issuer revoked is not trusted forever */
+export const JWKS_STALE_MAX_MS = 3600000;
+/** 30000 ms: Least time between two fetches a request can cause (a token whose kid no key has, or a discovery that failed): a stream of forged kids costs the issuer one fetch per this interval */
+export const JWKS_REFETCH_COOLDOWN_MS = 30000;
 /** 250 ms: Quiet time after the last change in the config file's folder before atrium serve reads the file again (editors write by rename, in several steps); a file that is not valid JSON then is read once more after the same wait before it counts as an error (a write still in progress) */
 export const CONFIG_RELOAD_DEBOUNCE_MS = 250;
 /** 1048576 bytes: The config file a reload reads; a larger file is refused unread and the running config stays */
