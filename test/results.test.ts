@@ -317,24 +317,24 @@ describe("ResultStash", () => {
 
   it("returns an unguessable id and gives the text back", () => {
     const s = new ResultStash({ ttlMs: 1000, maxBytes: 100 });
-    const a = s.put("alpha")!;
-    const b = s.put("beta")!;
+    const a = s.put("local", "alpha")!;
+    const b = s.put("local", "beta")!;
     expect(a).toMatch(UUID);
     expect(b).not.toBe(a);
-    expect(s.get(a)).toBe("alpha");
-    expect(s.get(b)).toBe("beta");
-    expect(s.get("00000000-0000-4000-8000-000000000000")).toBeUndefined();
-    expect(s.get("__proto__")).toBeUndefined();
+    expect(s.get("local", a)).toBe("alpha");
+    expect(s.get("local", b)).toBe("beta");
+    expect(s.get("local", "00000000-0000-4000-8000-000000000000")).toBeUndefined();
+    expect(s.get("local", "__proto__")).toBeUndefined();
   });
 
   it("forgets a text once its TTL has passed", () => {
     const c = clock();
     const s = new ResultStash({ ttlMs: 1000, maxBytes: 100, now: c.now });
-    const id = s.put("x")!;
+    const id = s.put("local", "x")!;
     c.advance(999);
-    expect(s.get(id)).toBe("x");
+    expect(s.get("local", id)).toBe("x");
     c.advance(1);
-    expect(s.get(id)).toBeUndefined();
+    expect(s.get("local", id)).toBeUndefined();
     expect(s.size).toBe(0);
     expect(s.bytes).toBe(0);
   });
@@ -342,41 +342,41 @@ describe("ResultStash", () => {
   it("expires a text even if the clock stepped back between puts", () => {
     const c = clock(1000);
     const s = new ResultStash({ ttlMs: 1000, maxBytes: 100, now: c.now });
-    const a = s.put("a")!; // expires at 2000
+    const a = s.put("local", "a")!; // expires at 2000
     c.advance(-1000);
-    const b = s.put("b")!; // expires at 1000, behind a newer-looking entry
+    const b = s.put("local", "b")!; // expires at 1000, behind a newer-looking entry
     c.advance(1500);
-    expect(s.get(b)).toBeUndefined();
-    expect(s.get(a)).toBe("a");
+    expect(s.get("local", b)).toBeUndefined();
+    expect(s.get("local", a)).toBe("a");
   });
 
   it("drops expired texts when a new one is put", () => {
     const c = clock();
     const s = new ResultStash({ ttlMs: 1000, maxBytes: 100, now: c.now });
-    s.put("old");
+    s.put("local", "old");
     c.advance(1500);
-    s.put("new");
+    s.put("local", "new");
     expect(s.size).toBe(1);
     expect(s.bytes).toBe(3);
   });
 
   it("counts UTF-8 bytes and evicts the oldest texts to stay within maxBytes", () => {
     const s = new ResultStash({ ttlMs: 1000, maxBytes: 10 });
-    const a = s.put("😀")!; // 4 bytes
-    const b = s.put("ééé")!; // 6 bytes
+    const a = s.put("local", "😀")!; // 4 bytes
+    const b = s.put("local", "ééé")!; // 6 bytes
     expect(s.bytes).toBe(10);
-    const c = s.put("xyz")!; // needs 3 more: evicts the emoji only
-    expect(s.get(a)).toBeUndefined();
-    expect(s.get(b)).toBe("ééé");
-    expect(s.get(c)).toBe("xyz");
+    const c = s.put("local", "xyz")!; // needs 3 more: evicts the emoji only
+    expect(s.get("local", a)).toBeUndefined();
+    expect(s.get("local", b)).toBe("ééé");
+    expect(s.get("local", c)).toBe("xyz");
     expect(s.bytes).toBe(9);
   });
 
   it("refuses a text larger than maxBytes and keeps what it holds", () => {
     const s = new ResultStash({ ttlMs: 1000, maxBytes: 4 });
-    const a = s.put("abcd")!;
-    expect(s.put("😀x")).toBeUndefined();
-    expect(s.get(a)).toBe("abcd");
+    const a = s.put("local", "abcd")!;
+    expect(s.put("local", "😀x")).toBeUndefined();
+    expect(s.get("local", a)).toBe("abcd");
   });
 
   it("rejects a non-positive TTL or a negative maxBytes", () => {
@@ -385,13 +385,24 @@ describe("ResultStash", () => {
   });
 });
 
+describe("ResultStash owners (team mode: nothing one person leaves is visible to another)", () => {
+  it("another owner's get of an id answers as an id never issued, and the owner still reads it", () => {
+    const s = new ResultStash({ ttlMs: 1000, maxBytes: 100 });
+    const id = s.for("p:alice").put("alice's rows")!;
+    expect(s.for("p:bob").get(id)).toBeUndefined();
+    expect(s.for("p:bob").get(id)).toBe(s.for("p:bob").get("00000000-0000-4000-8000-000000000000"));
+    expect(s.for("local").get(id)).toBeUndefined();
+    expect(s.for("p:alice").get(id)).toBe("alice's rows");
+  });
+});
+
 describe("capText", () => {
-  const stash = () => new ResultStash({ ttlMs: 60_000, maxBytes: 1_000_000 });
+  const stash = () => new ResultStash({ ttlMs: 60_000, maxBytes: 1_000_000 }).for("local");
 
   it("passes a text at or under the cap through untouched", () => {
     const s = stash();
     expect(capText("héllo", 6, s)).toEqual({ text: "héllo", truncated: false });
-    expect(s.size).toBe(0);
+    expect(s.get("00000000-0000-4000-8000-000000000000")).toBeUndefined();
   });
 
   it("cuts an oversized text to a UTF-8-safe first page and stashes the whole text", () => {
@@ -419,7 +430,7 @@ describe("capText", () => {
   });
 
   it("omits resultId when the stash refuses the text", () => {
-    const r = capText("x".repeat(50), 10, new ResultStash({ ttlMs: 1000, maxBytes: 20 }));
+    const r = capText("x".repeat(50), 10, new ResultStash({ ttlMs: 1000, maxBytes: 20 }).for("local"));
     expect(r).toEqual({ text: "x".repeat(10), truncated: true, totalBytes: 50, shownBytes: 10 });
     expect("resultId" in r).toBe(false);
   });

@@ -80,7 +80,7 @@ describe("offline view files", () => {
     const r = writeOfflineView(randomUUID(), page, null);
     expect(r).toEqual({ refused: expect.stringMatching(/symbolic link/) });
     expect(readdirSync(elsewhere)).toEqual([]);
-    const d = deliverView(EnvelopeFlag.view_file, page, { store: new ResultStash({ ttlMs: 1000, maxBytes: 100_000 }), directory: null });
+    const d = deliverView(EnvelopeFlag.view_file, page, { store: new ResultStash({ ttlMs: 1000, maxBytes: 100_000 }).for("local"), directory: null });
     expect(d?.note).toMatchObject({ delivery: "none", note: expect.stringMatching(/not written .*symbolic link/) });
     expect(readdirSync(elsewhere)).toEqual([]);
   });

@@ -7,12 +7,12 @@ import type { ToolResult } from "../connectors/downstream-shapes.js";
 import { AtriumError } from "../support/errors.js";
 import { capText } from "../results/cap.js";
 import { projectFields, ProjectionError } from "../results/project.js";
-import type { ResultStash } from "../results/stash.js";
+import type { OwnedStash } from "../results/stash.js";
 import { reportedError, unwrapToolResult } from "../results/unwrap.js";
 import { isJsonObject } from "../support/json-object.js";
 
 type ResultMode = "mcp" | "value";
-interface ShapeOptions { mode: ResultMode; fields?: string[]; capBytes: number; stash: ResultStash; address: string }
+interface ShapeOptions { mode: ResultMode; fields?: string[]; capBytes: number; stash: OwnedStash; address: string }
 
 /** The result for the caller, and whether it is the downstream's own (`asIs`: mcp mode, no projection, not cut; spec/app-calls.md A6). */
 export interface Shaped { result: CallToolResult; asIs: boolean }

@@ -21,11 +21,15 @@ import { requestCapabilities } from "../decisions/facts/host.js";
 import type { HostToAsk } from "../calls/downstream-questions.js";
 import { LOCAL_PRINCIPAL, type Principal } from "../support/principal.js";
 
+/** A stash shared by every principal, of which a request gets its own principal's side. */
+type SharedStash = { for(owner: string): ToolContext["stash"] };
+
 export interface ServerDeps {
   version: string;
   tools: MetaTool[];
   host: HostState;
-  context: Omit<ToolContext, "principal" | "signal" | "progress" | "relayProgress" | "host" | "approvals" | "retry" | "elicit" | "requestMeta">;
+  /** What every request shares; the stashes are handed to a request as its principal's side only. */
+  context: Omit<ToolContext, "principal" | "signal" | "progress" | "relayProgress" | "host" | "approvals" | "retry" | "elicit" | "requestMeta" | "stash" | "viewStore"> & { stash: SharedStash; viewStore: SharedStash };
   /** Downstream UIs (glue/apps/resources.ts): the resource for this host, or undefined when there is none for it. */
   appResources: { read(uri: string, host: HostDecision, signal: AbortSignal, catalog: ToolContext["catalog"]): Promise<ReadResourceResult | undefined> };
   /** The catalog as `principal` sees it now (atrium.access of the running config, spec/access.md): every request's own. */
@@ -192,7 +196,7 @@ export function createServer(deps: ServerDeps, revision: Revision, principal: Pr
     // The host's elicitation facts (H13) for the core to judge; a server-to-client request to carry one exists on 2025-11-25 only (2026-07-28 has input_required results instead).
     const send = modern ? undefined : { ask: (params: Parameters<typeof ctx.mcpReq.elicitInput>[0] & { mode: "url" }, signal: AbortSignal) => ctx.mcpReq.elicitInput(params, { signal }), complete: (elicitationId: string) => ctx.mcpReq.notify({ method: "notifications/elicitation/complete", params: { elicitationId } }) };
     const elicit = { revision, elicitation: elicitationOf(requestCapabilities(revision, server.getClientCapabilities(), ctx.mcpReq.envelope)), send };
-    return runTool(tool, request.params.arguments, { ...deps.context, catalog, principal, host: hostFor(ctx), approvals: questionChannel(revision, server.getClientCapabilities(), ctx), retry: { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses }, elicit, requestMeta: request.params._meta }, {
+    return runTool(tool, request.params.arguments, { ...deps.context, stash: deps.context.stash.for(principal.id), viewStore: deps.context.viewStore.for(principal.id), catalog, principal, host: hostFor(ctx), approvals: questionChannel(revision, server.getClientCapabilities(), ctx), retry: { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses }, elicit, requestMeta: request.params._meta }, {
       signal: ctx.mcpReq.signal,
       notifyProgress: token === undefined ? undefined : (progress) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, ...progress } }),
     });

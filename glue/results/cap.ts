@@ -1,14 +1,14 @@
 // The byte cap on direct results: small texts pass, large ones become a first page
 // plus a stash id. The stash keeps the WHOLE text, so get_result offsets are offsets
 // into the full result; the caller continues at `shownBytes`.
-import type { ResultStash } from "./stash.js";
+import type { OwnedStash } from "./stash.js";
 import { sliceUtf8, utf8Length } from "./utf8.js";
 
 export type CappedText =
   | { text: string; truncated: false }
   | { text: string; truncated: true; resultId?: string; totalBytes: number; shownBytes: number };
 
-export function capText(text: string, capBytes: number, stash: ResultStash): CappedText {
+export function capText(text: string, capBytes: number, stash: OwnedStash): CappedText {
   if (!(Number.isSafeInteger(capBytes) && capBytes >= 0)) throw new RangeError(`capBytes must be an integer >= 0, got ${capBytes}`);
   const totalBytes = utf8Length(text);
   if (totalBytes <= capBytes) return { text, truncated: false };

@@ -1,6 +1,9 @@
 // Full texts of cut results, kept briefly so get_result can page them.
 // Bounded in time (TTL from put) and in total UTF-8 bytes; no timers, so it never
-// keeps the process alive: expiry happens lazily on put/get.
+// keeps the process alive: expiry happens lazily on put/get. Each entry belongs to the principal
+// that put it: another principal's get of its id answers exactly as an id never issued (team
+// mode: nothing one person leaves is visible to another). Requests hold `for(principal)`, a view
+// that can name no other owner.
 import { randomUUID } from "node:crypto";
 import { utf8Length } from "./utf8.js";
 
@@ -12,9 +15,18 @@ export interface ResultStashOptions {
 }
 
 interface Entry {
+  owner: string;
   text: string;
   bytes: number;
   expiresAt: number;
+}
+
+/** One principal's side of a stash: what a request holds (ToolContext.stash, .viewStore). */
+export interface OwnedStash {
+  /** Stores `text` and returns its unguessable id, or undefined if it alone exceeds the stash's bytes. */
+  put(text: string): string | undefined;
+  /** The text stored under `id` by this owner, or undefined (unknown, expired, or another owner's). */
+  get(id: string): string | undefined;
 }
 
 export class ResultStash {
@@ -33,8 +45,13 @@ export class ResultStash {
     this.#now = now;
   }
 
-  /** Stores `text` and returns its unguessable id, or undefined if it alone exceeds maxBytes. */
-  put(text: string): string | undefined {
+  /** The stash as `owner` (a principal id) sees it. */
+  for(owner: string): OwnedStash {
+    return { put: (text) => this.put(owner, text), get: (id) => this.get(owner, id) };
+  }
+
+  /** Stores `text` for `owner` and returns its unguessable id, or undefined if it alone exceeds maxBytes. */
+  put(owner: string, text: string): string | undefined {
     this.#sweep();
     const bytes = utf8Length(text);
     if (bytes > this.#maxBytes) return undefined;
@@ -43,16 +60,16 @@ export class ResultStash {
       this.#delete(id, e);
     }
     const id = randomUUID();
-    this.#entries.set(id, { text, bytes, expiresAt: this.#now() + this.#ttlMs });
+    this.#entries.set(id, { owner, text, bytes, expiresAt: this.#now() + this.#ttlMs });
     this.#bytes += bytes;
     return id;
   }
 
-  /** The stored text, or undefined if unknown or expired. */
-  get(id: string): string | undefined {
+  /** The text `owner` stored under `id`, or undefined if unknown, expired or another owner's (the same answer). */
+  get(owner: string, id: string): string | undefined {
     this.#sweep();
     const e = this.#entries.get(id);
-    if (!e) return undefined;
+    if (!e || e.owner !== owner) return undefined;
     if (this.#now() >= e.expiresAt) {
       this.#delete(id, e); // covers a clock that stepped back past older entries
       return undefined;

@@ -3,10 +3,10 @@
 // result carries; the model is told how the view went, never its bytes.
 import { randomUUID } from "node:crypto";
 import { EnvelopeFlag } from "../decisions/generated/spec.js";
-import type { ResultStash } from "../results/stash.js";
+import type { OwnedStash } from "../results/stash.js";
 import { writeOfflineView } from "./offline-file.js";
 
-export interface ViewDeps { store: ResultStash; directory: string | null }
+export interface ViewDeps { store: OwnedStash; directory: string | null }
 export interface ViewDelivery { meta?: Record<string, unknown>; note: Record<string, unknown> }
 
 export function deliverView(flags: number, view: { html: string; reads?: Record<string, unknown> }, deps: ViewDeps): ViewDelivery | undefined {

@@ -2,7 +2,7 @@
 // 127.0.0.1, an ephemeral port, in this process. Importing this module has no side effects.
 //
 // What it does, and how:
-//   grants        authorization_code (PKCE required, S256 only: oidc-provider 9 knows no other
+//   grants        client_credentials (service tokens, sub = client_id) and authorization_code (PKCE required, S256 only: oidc-provider 9 knows no other
 //                 method) and refresh_token, rotated on every use (the old one is consumed; a
 //                 consumed one presented again revokes the grant, as oidc-provider does)
 //   clients       dynamic registration (RFC 7591, open: no initial access token) plus any
@@ -34,8 +34,10 @@ export interface AuthServerOptions {
   resource?: string;
   /** Access token lifetime in seconds (default 60). */
   accessTokenTtl?: number;
-  /** Pre-registered clients (oidc-provider client metadata). */
+  /** Pre-registered clients (oidc-provider client metadata); a client with grant_types ["client_credentials"] gets tokens whose `sub` is its client_id. */
   clients?: ClientMetadata[];
+  /** Claims added to each access token (a groups claim, say), by the client it is issued to. */
+  extraClaims?: (clientId: string) => Record<string, unknown>;
 }
 
 export interface AuthServer {
@@ -124,6 +126,8 @@ export async function startAuthServer(opts: AuthServerOptions): Promise<AuthServ
     responseTypes: ["code"],
     features: {
       devInteractions: { enabled: true },
+      // Service tokens for the team-mode tests: one client, one principal.
+      clientCredentials: { enabled: true },
       registration: { enabled: true, initialAccessToken: false },
       // A client may revoke only its own tokens.
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
@@ -140,6 +144,7 @@ export async function startAuthServer(opts: AuthServerOptions): Promise<AuthServ
     },
     // A refresh token whenever the client may use the grant, with or without offline_access
     // (which oidc-provider would tie to a consent prompt), rotated on every use.
+    extraTokenClaims: async (_ctx, token) => (opts.extraClaims && token.clientId ? opts.extraClaims(token.clientId) : undefined),
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
     rotateRefreshToken: () => true,
     ttl: {

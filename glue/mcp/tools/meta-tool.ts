@@ -6,7 +6,7 @@ import type { CallToolResult, InputRequiredResult, ToolAnnotations } from "@mode
 import type { Core } from "../../decisions/core.js";
 import type { Catalog } from "../../catalog/catalog.js";
 import type { DownstreamAccess } from "../../calls/invoke.js";
-import type { ResultStash } from "../../results/stash.js";
+import type { OwnedStash } from "../../results/stash.js";
 import type { AtriumConfig } from "../../config/schema.js";
 import type { SandboxPool } from "../../sandbox/pool.js";
 import type { HostDecision } from "../../decisions/core.js";
@@ -42,9 +42,10 @@ export interface ToolContext {
   downstream: DownstreamAccess;
   /** The semantic layer search fuses with its lexical ranking once its vectors are ready. */
   semantic: SemanticSource;
-  stash: ResultStash;
+  /** This principal's side of the result stash. */
+  stash: OwnedStash;
   /** View payloads kept for the app-only get_view tool (bounded in time and bytes). */
-  viewStore: ResultStash;
+  viewStore: OwnedStash;
   /** Programs each principal runs at once (principal_programs). */
   programSlots: ProgramSlots;
   config: AtriumConfig;
