@@ -6,9 +6,9 @@
 // each refusal (RFC 6750 §3), never a token's or a claim's text in it.
 import { compactVerify, decodeProtectedHeader, errors, type CompactVerifyResult } from "jose";
 import type { Core } from "../decisions/core.js";
-import { claimFactsOf, credentialsOf, type ClaimFacts, type TokenExpectation } from "../decisions/facts/inbound-token.js";
+import { claimFactsOf, credentialsOf, FAILING_CLAIMS, type TokenExpectation } from "../decisions/facts/inbound-token.js";
 import { describeTokenReason } from "../decisions/messages.js";
-import { Budget, ClaimMatch, InboundToken, ScopeMatch, TokenAlg, TokenClaims, TokenForm, TokenKeys, TokenSignature, JWKS_REFETCH_COOLDOWN_MS, TOKEN_CLOCK_SKEW_S, type BearerCredentials } from "../decisions/generated/spec.js";
+import { Budget, InboundToken, TokenAlg, TokenForm, TokenKeys, TokenSignature, JWKS_REFETCH_COOLDOWN_MS, TOKEN_CLOCK_SKEW_S, type BearerCredentials } from "../decisions/generated/spec.js";
 import { MS_PER_SECOND } from "../support/format.js";
 import { HTTP_STATUS, JWS_COMPACT_PARTS } from "../support/wire.js";
 import { tokenPrincipal } from "../support/principal.js";
@@ -92,9 +92,6 @@ function payloadOf(bytes: Uint8Array | undefined): unknown {
     return undefined;
   }
 }
-
-/** The facts of a token no later check was reached for: each failing, so only the first failing one decides. */
-const FAILING_CLAIMS: Pick<ClaimFacts, "claims" | "issuer" | "audience" | "scopes" | "expS" | "nbfS"> = { claims: TokenClaims.malformed, issuer: ClaimMatch.mismatch, audience: ClaimMatch.mismatch, scopes: ScopeMatch.missing, expS: 0, nbfS: 0 };
 
 export function createJwtAuthenticator(opts: JwtAuthenticatorOptions): Authenticator & { readonly keys: IssuerKeys } {
   const { auth, core } = opts;

@@ -25,6 +25,9 @@ export interface TokenExpectation { issuer: string; audience: string; requiredSc
 /** T8–T11's facts of a verified token's payload, and what a principal is built from when they pass. */
 export interface ClaimFacts { claims: TokenClaims; issuer: ClaimMatch; audience: ClaimMatch; scopes: ScopeMatch; expS: number; nbfS: number; subject: string; groups: string[]; tokenScopes: string[] }
 
+/** T8–T11's facts at their failing values: a token whose claims were never reached (or are malformed), so only the first failing check decides. */
+export const FAILING_CLAIMS = { claims: TokenClaims.malformed, issuer: ClaimMatch.mismatch, audience: ClaimMatch.mismatch, scopes: ScopeMatch.missing, expS: 0, nbfS: 0 } as const;
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const optionalNumber = (v: unknown) => v === undefined || (typeof v === "number" && Number.isFinite(v));
 
@@ -37,7 +40,7 @@ function groupsOf(v: unknown): string[] | undefined {
 
 /** The claims of `payload` (the JWS payload parsed as JSON) against what atrium.http.auth expects. */
 export function claimFactsOf(payload: unknown, want: TokenExpectation): ClaimFacts {
-  const failing: ClaimFacts = { claims: TokenClaims.malformed, issuer: ClaimMatch.mismatch, audience: ClaimMatch.mismatch, scopes: ScopeMatch.missing, expS: 0, nbfS: 0, subject: "", groups: [], tokenScopes: [] };
+  const failing: ClaimFacts = { ...FAILING_CLAIMS, subject: "", groups: [], tokenScopes: [] };
   if (!isObject(payload)) return failing;
   const { sub, exp, nbf, iat, scope, iss, aud } = payload;
   const groups = groupsOf(payload[want.groupsClaim]);
