@@ -48,7 +48,7 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
   try {
     http = await startHttpServer({
       host: listen.host, port: listen.port, endpoint, authenticator, limits, rates: new MemoryRateWindows(c),
-      origins: { allowedOrigins: config.http.allowedOrigins, loopback: isLoopbackHost(listen.host) },
+      origins: { allowedOrigins: config.http.allowedOrigins, loopback: isLoopbackHost(listen.host), publicHost: config.http.publicUrl ? new URL(config.http.publicUrl).hostname : undefined },
       headerBytes: c.limitDefault(Budget.http_header_bytes),
       headersTimeoutMs: c.limitDefault(Budget.http_headers_timeout_ms),
       requestTimeoutMs: c.limitDefault(Budget.http_request_timeout_ms),
