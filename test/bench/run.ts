@@ -2,6 +2,7 @@
 import { benchCore } from "./core.js";
 import { benchServer } from "./server.js";
 import { benchPrograms } from "./programs.js";
+import { benchHttp } from "./http.js";
 import { benchConnectors } from "./connectors.js";
 import { benchLoad } from "./load.js";
 import { benchActivity } from "./activity.js";
@@ -14,6 +15,9 @@ const server = await benchServer();
 console.log(table("server over real stdio", server.rows));
 for (const n of server.notes) console.log(`  ${n}`);
 console.log(table("execute_code over real stdio", await benchPrograms()));
+const http = await benchHttp();
+console.log(table("Streamable HTTP vs stdio (demo connector, one run)", http.rows));
+for (const n of http.notes) console.log(`  ${n}`);
 const connectors = await benchConnectors();
 console.log(table("connectors and first programs", connectors.rows));
 for (const n of connectors.notes) console.log(`  ${n}`);
