@@ -1,6 +1,6 @@
-// Logins of remote connectors (spec/oauth.md, O1–O12). Fails closed: facts out of range answer
+// Logins of remote connectors (spec/oauth.md, O1–O13). Fails closed: facts out of range answer
 // invalid_facts, which the glue treats as the answer that grants nothing.
-import { ConnectorCredentials, ConnectorTransport, ElicitationSupport, IssuerMatch, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, Revision, TokenExpiry, TokenIssuerMatch, UrlPart } from "./generated/spec";
+import { CallbackPlace, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, ElicitationSupport, IssuerMatch, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, Revision, TokenExpiry, TokenIssuerMatch, UrlPart } from "./generated/spec";
 
 function isPart(v: i32): bool {
   return v >= UrlPart.absent && v <= UrlPart.present;
@@ -14,6 +14,17 @@ export function oauthRedirect(scheme: i32, host: i32, userinfo: i32, fragment: i
   if (host == RedirectHost.other) return OAuthRedirect.not_loopback; // O2
   if (userinfo == UrlPart.present || fragment == UrlPart.present) return OAuthRedirect.credentials_or_fragment; // O2
   return OAuthRedirect.accepted; // O1
+}
+
+/** O13: whether a team-mode login may send its code to a redirect URI with these facts (atrium's own callback, over TLS or on loopback). */
+export function oauthTeamRedirect(scheme: i32, host: i32, userinfo: i32, fragment: i32, place: i32): i32 {
+  if (scheme < RedirectScheme.http || scheme > RedirectScheme.unparsable || host < RedirectHost.ipv4_loopback || host > RedirectHost.other || !isPart(userinfo) || !isPart(fragment) || place < CallbackPlace.own_callback || place > CallbackPlace.other) return OAuthTeamRedirect.invalid_facts;
+  if (scheme == RedirectScheme.unparsable) return OAuthTeamRedirect.not_url;
+  if (place != CallbackPlace.own_callback) return OAuthTeamRedirect.not_own_callback;
+  if (userinfo == UrlPart.present || fragment == UrlPart.present) return OAuthTeamRedirect.credentials_or_fragment;
+  if (scheme == RedirectScheme.https) return OAuthTeamRedirect.accepted;
+  if (scheme == RedirectScheme.http && host != RedirectHost.other) return OAuthTeamRedirect.accepted;
+  return OAuthTeamRedirect.not_https;
 }
 
 /** O4: whether atrium logs in to a connector of this transport and these credentials. */

@@ -15,7 +15,7 @@ import { ConfigWatcher } from "./config/watch.js";
 import { writeReloadStatus } from "./config/reload-status.js";
 import { ConnectorRegistry } from "./connectors/registry.js";
 import { Catalog } from "./catalog/catalog.js";
-import { accessScope } from "./catalog/access-scope.js";
+import { accessScope, ownedScope } from "./catalog/access-scope.js";
 import { ResultStash } from "./results/stash.js";
 import { HostState } from "./decisions/host-detection.js";
 import { createServer } from "./mcp/server.js";
@@ -30,6 +30,7 @@ import { callAppTool } from "./mcp/tools/call-app-tool.js";
 import { authorizeConnector } from "./mcp/tools/authorize-connector.js";
 import { Authorizer, type ConnectorPort } from "./auth/authorizer.js";
 import { tokenStore } from "./auth/store.js";
+import type { TeamCallbacks } from "./auth/team-callbacks.js";
 import { AppResources } from "./apps/resources.js";
 import { DownstreamPrompts } from "./calls/prompts.js";
 import { DownstreamAccess } from "./calls/invoke.js";
@@ -51,7 +52,11 @@ export interface LiveConfig { file: string; onReload?: (outcome: ReloadOutcome) 
 
 /** `pool`: serve starts the sandbox workers before it loads the rest, so they warm sooner. `live`: watch the config file. */
 /** How the app is served: `shared` (team mode, many principals) never hands a downstream's question to a host connection, since it cannot yet tell whose call asked it; it is declined with the reason. */
-export interface ServeMode { shared: boolean }
+export interface ServeMode {
+  shared: boolean;
+  /** Team mode with auth: atrium's own login callback, where per-user logins' browsers come back (serve-http routes it). */
+  callbacks?: TeamCallbacks;
+}
 
 export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox), activity: ActivitySink = noActivity, live?: LiveConfig, mode: ServeMode = { shared: false }) {
   const c = core();
@@ -68,7 +73,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const viewStore = new ResultStash({ ttlMs: c.limitDefault(Budget.view_store_ttl_ms), maxBytes: c.limitDefault(Budget.view_store_bytes) });
   // authorize_connector reaches connectors only through this port (start again after a login).
   // The registry's connectors as they are now (a reload adds and removes some).
-  const ports = (): ConnectorPort[] => registry.connectors.map((c) => ({
+  const ports = (owner: string): ConnectorPort[] => registry.seenBy(owner).map((c) => ({
     id: c.id,
     config: c.config,
     state: () => c.state,
@@ -77,12 +82,12 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
     authorized: () => c.authorized(),
     unavailable: () => c.unavailable(),
   }));
-  const authorizer = new Authorizer(ports, tokenStore());
+  const authorizer = new Authorizer(ports, tokenStore(), undefined, mode.callbacks);
   // calls/invoke.ts alone calls a connector, reads its resources or asks its prompts: through this
   // port, closed in a DownstreamAccess every other part passes along and none can open.
   const downstream = DownstreamAccess.grant({
-    link: (id) => {
-      const connector = registry.get(id);
+    link: (id, owner) => {
+      const connector = registry.instanceFor(id, owner);
       return connector && {
         call: (name, args, opts) => connector.call(name, args, opts),
         readResource: (uri, opts) => connector.readResource(uri, opts),
@@ -114,7 +119,8 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   // A downstream's question goes to the host connection that can be asked, judged by the core (P12).
   const questions = { hostConnected: (h: HostToAsk) => (mode.shared ? () => {} : registry.passthrough.askWith(askerFor(c, h))) };
   // Each request sees the catalog its principal may use under the rules in force (a reload applies to the next request).
-  const catalogFor = (principal: Principal) => catalog.scopedTo(accessScope(c, running.current.access, principal, catalog.connectorNames()));
+  // A principal other than `local` sees per-user connectors as its own instances: its scope names it as the owner.
+  const catalogFor = (principal: Principal) => catalog.scopedTo(ownedScope(accessScope(c, running.current.access, principal, catalog.connectorNames()), principal, registry.hasPerUser()));
   const deps = { version, tools, host, onToolsChanged, catalogFor, context: { core: c, catalog, downstream, semantic, stash, viewStore, programSlots: new MemoryProgramSlots(c), get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions };
   /** A server instance for one connection of one revision, acting for one principal (`local` unless HTTP auth names one). */
   const serverFor = (revision: Revision, principal?: Principal) => createServer(deps, revision, principal);

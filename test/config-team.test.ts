@@ -73,3 +73,26 @@ describe("atrium.access", () => {
     expect(paths(refused({ access: [{ connectors: ["desk"], group: ["ops"] }] }))).toEqual(["atrium.access[0].group"]);
   });
 });
+
+describe("a remote connector's auth (per-user logins)", () => {
+  const remote = (entry: Record<string, unknown>) => validateConfig({ mcpServers: { crm: { url: "https://crm.example/mcp", ...entry } } }, c);
+  it("is shared unless the entry says per-user", () => {
+    const shared = remote({});
+    const perUser = remote({ auth: "per-user" });
+    if (!shared.ok || !perUser.ok) expect.fail("expected both accepted");
+    expect(shared.config.connectors[0]).toMatchObject({ kind: "http", auth: "shared" });
+    expect(perUser.config.connectors[0]).toMatchObject({ kind: "http", auth: "per-user" });
+  });
+  it("refuses another value, or per-user beside an Authorization header set for everyone, naming the key", () => {
+    for (const entry of [{ auth: "personal" }, { auth: true }, { auth: "per-user", headers: { authorization: "Bearer x" } }]) {
+      const r = remote(entry);
+      if (r.ok) expect.fail(`expected a refusal of ${JSON.stringify(entry)}`);
+      expect(r.errors.map((e) => e.path)).toEqual(["mcpServers.crm.auth"]);
+    }
+  });
+  it("applies only to a remote server", () => {
+    const r = validateConfig({ mcpServers: { desk: { command: "node", auth: "per-user" } } }, c);
+    if (r.ok) expect.fail("expected a refusal");
+    expect(r.errors.map((e) => e.path)).toEqual(["mcpServers.desk.auth"]);
+  });
+});

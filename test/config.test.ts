@@ -177,7 +177,7 @@ describe("validateConfig: unknown keys", () => {
   it("refuses an unknown connector key that is close to nothing, listing the known keys", () => {
     const [e] = refused(gh({ zzzzzz: 1 }));
     expect(e.path).toBe("mcpServers.github.zzzzzz");
-    expect(e.message).toMatch(/^unknown key \(expected one of: type, command, args, env, cwd, inheritEnv, url, headers, oauth, readOnlyTools/);
+    expect(e.message).toMatch(/^unknown key \(expected one of: type, command, args, env, cwd, inheritEnv, url, headers, oauth, auth, readOnlyTools/);
   });
 
   it("refuses unknown keys in the atrium block and its sections", () => {

@@ -564,6 +564,20 @@ export enum OAuthRefresh {
   invalid_facts = 2,
 }
 
+export enum CallbackPlace {
+  own_callback = 0,
+  other = 1,
+}
+
+export enum OAuthTeamRedirect {
+  accepted = 0,
+  not_url = 1,
+  not_own_callback = 2,
+  credentials_or_fragment = 3,
+  not_https = 4,
+  invalid_facts = 5,
+}
+
 export enum PinState {
   unpinned = 0,
   matches = 1,

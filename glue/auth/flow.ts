@@ -6,7 +6,7 @@
 // token is tried first: a login is started only when the refresh fails.
 import { auth, extractWWWAuthenticateParams, type FetchLike } from "@modelcontextprotocol/client";
 import type { HttpConnectorConfig } from "../config/schema.js";
-import type { TokenStore } from "./store.js";
+import type { LoginRecords } from "./store.js";
 import { AUTH_OPTIONS, ConnectorOAuth, metadataUrlToUse } from "./provider.js";
 import { startReceiver, type Receiver } from "./receiver.js";
 import { boundedAuthFetch } from "./bounded-fetch.js";
@@ -50,14 +50,23 @@ function failure(e: unknown): Error {
  * Starts a login: a refresh when a refresh token is stored, else the authorization URL the person
  * must open, with `done` settling when the redirect came back and the tokens are stored.
  */
-export async function startLogin(config: HttpConnectorConfig, store: TokenStore, opts: { fetchFn?: FetchLike; waitMs?: number } = {}): Promise<LoginStart> {
-  const fetchFn = boundedAuthFetch(config.url, opts.fetchFn);
-  const provider = new ConnectorOAuth(config, store, fetchFn);
+/** Opens where one login's browser comes back, for the login that sends `state`. */
+export type ReceiverFactory = (state: string, waitMs?: number) => Promise<Receiver>;
+
+/** The loopback receiver on this machine (O1): the config's `oauth.redirectUri` port and path, else an ephemeral port. */
+const loopbackReceiver = (config: HttpConnectorConfig): ReceiverFactory => async (state, waitMs) => {
   const fixed = config.oauth?.redirectUri ? new URL(config.oauth.redirectUri) : undefined;
   if (config.oauth?.redirectUri && notLoopback(config.oauth.redirectUri)) throw new Error(`the login failed: ${notLoopback(config.oauth.redirectUri)}`);
+  return startReceiver(state, { port: fixed ? Number(fixed.port) : 0, path: fixed?.pathname, waitMs });
+};
+
+/** `receiver`: where the browser comes back (the loopback receiver unless team mode hands its own callback, team-callbacks.ts). */
+export async function startLogin(config: HttpConnectorConfig, store: LoginRecords, opts: { fetchFn?: FetchLike; waitMs?: number; receiver?: ReceiverFactory } = {}): Promise<LoginStart> {
+  const fetchFn = boundedAuthFetch(config.url, opts.fetchFn);
+  const provider = new ConnectorOAuth(config, store, fetchFn);
   const state = ConnectorOAuth.newState();
-  const receiver: Receiver = await startReceiver(state, { port: fixed ? Number(fixed.port) : 0, path: fixed?.pathname, waitMs: opts.waitMs });
-  provider.bindLogin(receiver.redirectUrl, state);
+  const receiver: Receiver = await (opts.receiver ?? loopbackReceiver(config))(state, opts.waitMs);
+  provider.bindLogin(receiver, state);
   try {
     const asked = await challenge(config.url, fetchFn);
     const resourceMetadataUrl = asked.resourceMetadataUrl;

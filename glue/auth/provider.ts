@@ -25,9 +25,10 @@
 import { randomBytes } from "node:crypto";
 import { auth, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams, type AuthProvider, type FetchLike, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from "@modelcontextprotocol/client";
 import type { HttpConnectorConfig } from "../config/schema.js";
-import type { TokenStore } from "./store.js";
+import type { LoginRecords } from "./store.js";
 import { NeedsLogin, RefusedWithoutLogin, needsLogin, refusedWithoutLogin } from "./needs-login.js";
 import { notLoopback } from "./loopback.js";
+import type { Receiver } from "./receiver.js";
 import { OAUTH_REFRESH_LEAD_MS, OAUTH_STATE_BYTES, OAuthAuthorizationUrl, OAuthIssuer, OAuthMetadataLocation, OAuthRefresh, OAuthResource, OAuthTokenIssuer, OAuthUnauthorized } from "../decisions/generated/spec.js";
 import { core } from "../decisions/core.js";
 import { codeName } from "../decisions/code-names.js";
@@ -38,7 +39,8 @@ import { JudgedRefusal, backgroundFailure, ownJudgement } from "./background-fai
 /** What every auth() call passes: the issuer of discovered metadata is judged by the core (O8, saveDiscoveryState), not twice. */
 export const AUTH_OPTIONS = { skipIssuerMetadataValidation: true } as const;
 
-interface LoginMode { redirectUrl: string; state: string }
+/** A login in progress: where its code comes back, its state, and which redirect URIs it accepts (O1–O3, or O13 in team mode). */
+interface LoginMode { redirectUrl: string; state: string; refusal(uri: string): string | undefined; native: boolean }
 
 /** O12: the resource metadata URL a 401 named, kept only when the core says it may be fetched (the server's own origin). */
 export function metadataUrlToUse(serverUrl: string | URL, named: URL | undefined): URL | undefined {
@@ -69,16 +71,16 @@ export class ConnectorOAuth implements OAuthClientProvider {
   /** Protected resource metadata a background discovery found (it stops there without stored tokens, O12). */
   private foundResourceMetadata?: unknown;
 
-  constructor(readonly config: HttpConnectorConfig, private readonly store: TokenStore, readonly fetchFn: FetchLike) {}
+  constructor(readonly config: HttpConnectorConfig, private readonly store: LoginRecords, readonly fetchFn: FetchLike) {}
 
   /** A login's state, made before its receiver starts (the receiver checks it; bindLogin hands it to the SDK). */
   static newState(): string {
     return randomBytes(OAUTH_STATE_BYTES).toString("base64url");
   }
 
-  /** Turns this provider into a login's: the receiver's redirect URI and the state it expects. */
-  bindLogin(redirectUrl: string, state: string): void {
-    this.login = { redirectUrl, state };
+  /** Turns this provider into a login's: the receiver's redirect URI, the state it expects, and its judge of redirect URIs. */
+  bindLogin(receiver: Pick<Receiver, "redirectUrl" | "refusal" | "native">, state: string): void {
+    this.login = { redirectUrl: receiver.redirectUrl, state, refusal: (uri) => receiver.refusal(uri), native: receiver.native };
     this.authorizationUrl = undefined;
   }
 
@@ -98,7 +100,8 @@ export class ConnectorOAuth implements OAuthClientProvider {
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
       token_endpoint_auth_method: "none",
-      application_type: "native",
+      // A loopback receiver is a native app's (RFC 8252); atrium's own team callback is a web server's.
+      application_type: this.login?.native === false ? "web" : "native",
       ...(this.config.oauth?.scope && { scope: this.config.oauth.scope }),
     } as OAuthClientMetadata;
   }
@@ -169,9 +172,10 @@ export class ConnectorOAuth implements OAuthClientProvider {
     if (!this.login && !this.record()?.client && !this.config.oauth?.clientId) throw this.needLogin("atrium has no client registration with this server yet");
     const uris = (info as { redirect_uris?: unknown }).redirect_uris;
     if (Array.isArray(uris)) {
+      const refusal = this.login && !this.login.native ? this.login.refusal : notLoopback;
       for (const u of uris) {
-        const bad = notLoopback(String(u));
-        if (bad) throw new Error(`the authorization server registered a redirect URI that is not loopback: ${bad}; refused`);
+        const bad = refusal(String(u));
+        if (bad) throw new Error(`the authorization server registered a redirect URI that is not ${refusal === notLoopback ? "loopback" : "atrium's own callback"}: ${bad}; refused`);
       }
     }
     if (this.config.oauth?.clientId) return; // the config holds it; only the issuer stamp would change

@@ -3,11 +3,17 @@
 // URL (a changed URL never reuses tokens). Kept in the OS keyring when one answers, else in the
 // token file (file-store.ts); ATRIUM_KEYRING=off skips the keyring. Every read goes to the store
 // (another atrium process, `atrium auth login`, may have written it). Nothing here logs a value.
+// A record belongs to one principal (team mode's per-user logins, `"auth": "per-user"`): the
+// `local` principal's records are the ones a person's own atrium always kept (no owner field);
+// another principal's carry its id and are reached only through `ownedBy(id)`, so one person's
+// tokens are never read for another's connector. `LoginRecords` is the seam: what a login, a
+// connector's OAuth provider and authorize_connector may do with the records of one owner.
 import type { StoredOAuthClientInformation, StoredOAuthTokens } from "@modelcontextprotocol/client";
 import { TokenFile } from "./file-store.js";
 import { KeyringSecret } from "./keyring-store.js";
 import { isJsonObject } from "../support/json-object.js";
 import { MS_PER_SECOND } from "../support/format.js";
+import { LOCAL_PRINCIPAL } from "../support/principal.js";
 
 export interface AuthRecord {
   connector: string;
@@ -19,6 +25,16 @@ export interface AuthRecord {
   /** The issuer that issued the stored tokens and its revocation endpoint, written with the tokens (spec/oauth.md O8), for logout. */
   revocationEndpoint?: string;
   issuer?: string;
+  /** The principal whose login this is; absent for `local` (records written before team mode too). */
+  owner?: string;
+}
+
+/** The login records of one owner. */
+export interface LoginRecords {
+  get(connector: string, url: string): AuthRecord | undefined;
+  update(connector: string, url: string, change: (r: AuthRecord) => AuthRecord | undefined): void;
+  /** The tokens with the issuer that issued them and its revocation endpoint, in one write (O8: never moved to another issuer). */
+  saveTokens(connector: string, url: string, tokens: StoredOAuthTokens, issuedBy?: { issuer?: string; revocationEndpoint?: string }): void;
 }
 
 export interface Backend { read(): string | undefined; write(text: string): void }
@@ -26,9 +42,14 @@ export interface Backend { read(): string | undefined; write(text: string): void
 /** Where tokens are kept, in words for `auth status` and doctor. */
 export interface StoreWhere { kind: "keyring" | "file"; words: string }
 
-const keyOf = (connector: string, url: string) => JSON.stringify([connector, url]);
+/** Where each principal's login records are found. */
+export interface LoginOwners { ownedBy(principalId: string): LoginRecords }
 
-export class TokenStore {
+const keyOf = (connector: string, url: string, owner?: string) => JSON.stringify(owner === undefined ? [connector, url] : [connector, url, owner]);
+/** How a principal's id is written on its records: nothing for `local`. */
+const ownerField = (principalId: string) => (principalId === LOCAL_PRINCIPAL.id ? undefined : principalId);
+
+export class TokenStore implements LoginRecords, LoginOwners {
   private backend?: Backend;
   private whereWords?: StoreWhere;
 
@@ -41,28 +62,46 @@ export class TokenStore {
     return this.whereWords!;
   }
 
-  get(connector: string, url: string): AuthRecord | undefined {
-    return this.readAll().get(keyOf(connector, url));
+  /** The records of one principal: `local`'s are this store's own. */
+  ownedBy(principalId: string): LoginRecords {
+    const owner = ownerField(principalId);
+    if (owner === undefined) return this;
+    return {
+      get: (connector, url) => this.read(connector, url, owner),
+      update: (connector, url, change) => this.write(connector, url, owner, change),
+      saveTokens: (connector, url, tokens, issuedBy) => this.write(connector, url, owner, withTokens(tokens, issuedBy)),
+    };
   }
 
-  /** Records of a connector for any URL (auth status explains a URL that changed). */
+  get(connector: string, url: string): AuthRecord | undefined {
+    return this.read(connector, url, undefined);
+  }
+
+  /** The `local` records of every connector for any URL (auth status explains a URL that changed). */
   all(): AuthRecord[] {
-    return [...this.readAll().values()];
+    return [...this.readAll().values()].filter((r) => r.owner === undefined);
   }
 
   update(connector: string, url: string, change: (r: AuthRecord) => AuthRecord | undefined): void {
-    const all = this.readAll();
-    const k = keyOf(connector, url);
-    const next = change(all.get(k) ?? { connector, url });
-    if (next) all.set(k, next);
-    else all.delete(k);
-    this.open().write(JSON.stringify({ version: 1, records: [...all.values()] }));
+    this.write(connector, url, undefined, change);
   }
 
-  /** The tokens with the issuer that issued them and its revocation endpoint, in one write (O8: never moved to another issuer). */
   saveTokens(connector: string, url: string, tokens: StoredOAuthTokens, issuedBy: { issuer?: string; revocationEndpoint?: string } = {}): void {
-    const expiresAt = typeof tokens.expires_in === "number" ? Date.now() + tokens.expires_in * MS_PER_SECOND : undefined;
-    this.update(connector, url, (r) => ({ ...r, tokens, expiresAt, issuer: issuedBy.issuer, revocationEndpoint: issuedBy.revocationEndpoint }));
+    this.write(connector, url, undefined, withTokens(tokens, issuedBy));
+  }
+
+  private read(connector: string, url: string, owner: string | undefined): AuthRecord | undefined {
+    return this.readAll().get(keyOf(connector, url, owner));
+  }
+
+  private write(connector: string, url: string, owner: string | undefined, change: (r: AuthRecord) => AuthRecord | undefined): void {
+    const all = this.readAll();
+    const k = keyOf(connector, url, owner);
+    const next = change(all.get(k) ?? { connector, url, ...(owner !== undefined && { owner }) });
+    // The owner is the key's, whatever the change wrote.
+    if (next) all.set(k, { ...next, owner });
+    else all.delete(k);
+    this.open().write(JSON.stringify({ version: 1, records: [...all.values()] }));
   }
 
   private readAll(): Map<string, AuthRecord> {
@@ -72,7 +111,11 @@ export class TokenStore {
     let parsed: unknown;
     try { parsed = JSON.parse(text); } catch { return out; }
     const records = isJsonObject(parsed) && Array.isArray(parsed.records) ? parsed.records : [];
-    for (const r of records) if (isJsonObject(r) && typeof r.connector === "string" && typeof r.url === "string") out.set(keyOf(r.connector, r.url), r as unknown as AuthRecord);
+    for (const r of records) {
+      if (!isJsonObject(r) || typeof r.connector !== "string" || typeof r.url !== "string") continue;
+      if (r.owner !== undefined && typeof r.owner !== "string") continue; // a record whose owner cannot be read belongs to no one
+      out.set(keyOf(r.connector, r.url, r.owner as string | undefined), r as unknown as AuthRecord);
+    }
     return out;
   }
 
@@ -102,6 +145,12 @@ export class TokenStore {
       return (this.backend = this.file);
     }
   }
+}
+
+/** The change that stores tokens with the issuer that issued them (O8). */
+function withTokens(tokens: StoredOAuthTokens, issuedBy: { issuer?: string; revocationEndpoint?: string } = {}): (r: AuthRecord) => AuthRecord {
+  const expiresAt = typeof tokens.expires_in === "number" ? Date.now() + tokens.expires_in * MS_PER_SECOND : undefined;
+  return (r) => ({ ...r, tokens, expiresAt, issuer: issuedBy.issuer, revocationEndpoint: issuedBy.revocationEndpoint });
 }
 
 let shared: TokenStore | undefined;

@@ -65,8 +65,8 @@ export interface DownstreamLink {
   stopped(): boolean;
   unavailable(): AtriumError;
 }
-/** The port to the downstream servers: the connector with this id now, if atrium has one. Only this file names it. */
-export interface Downstream { link(connectorId: string): DownstreamLink | undefined }
+/** The port to the downstream servers: the connector with this id now, as `owner` reaches it (a per-user connector: that principal's own login), if atrium has one. Only this file names it. */
+export interface Downstream { link(connectorId: string, owner: string): DownstreamLink | undefined }
 
 /** The Downstream port, closed: every other file passes it along, none can open it. */
 export class DownstreamAccess {
@@ -74,7 +74,7 @@ export class DownstreamAccess {
   private constructor(port: Downstream) { this.#port = port; }
   /** The composition root's grant (app.ts, from the registry; a test, from its fake). */
   static grant(port: Downstream): DownstreamAccess { return new DownstreamAccess(port); }
-  static link(access: DownstreamAccess, connectorId: string): DownstreamLink | undefined { return access.#port.link(connectorId); }
+  static link(access: DownstreamAccess, connectorId: string, owner: string): DownstreamLink | undefined { return access.#port.link(connectorId, owner); }
 }
 
 export async function invoke(ctx: InvokeContext, req: InvokeRequest): Promise<Invoked> {
@@ -94,7 +94,7 @@ async function invokeTraced(ctx: InvokeContext, req: InvokeRequest, trace: CallT
     cleared = await judge(ctx, req, trace, true);
   }
   const { entry, args } = cleared;
-  const connector = DownstreamAccess.link(ctx.downstream, entry.connectorId);
+  const connector = DownstreamAccess.link(ctx.downstream, entry.connectorId, ctx.catalog.owner);
   // The catalog resolved it a moment ago; a connector gone since is a reload's: unavailable, as a stopped one is.
   if (!connector) throw new AtriumError("unavailable", `connector ${entry.connectorId} has been stopped`, { details: { connector: entry.connectorId }, recovering: false });
   const started = trace.start();
@@ -186,7 +186,7 @@ export async function readAppResource(ctx: Pick<InvokeContext, "catalog" | "down
   const view = ctx.catalog.viewOf(`${connectorId}.`);
   if (!view) return undefined;
   await view.whenSettled(signal);
-  const connector = DownstreamAccess.link(ctx.downstream, view.id);
+  const connector = DownstreamAccess.link(ctx.downstream, view.id, ctx.catalog.owner);
   if (!connector) return undefined;
   return connector.readResource(uri, { signal });
 }
@@ -201,7 +201,7 @@ export async function askPrompts(ctx: Pick<InvokeContext, "catalog" | "downstrea
   const view = ctx.catalog.viewOf(`${connectorId}.`);
   if (!view) return undefined;
   if (opts.wait) await view.whenSettled(opts.signal);
-  const connector = DownstreamAccess.link(ctx.downstream, view.id);
+  const connector = DownstreamAccess.link(ctx.downstream, view.id, ctx.catalog.owner);
   if (!connector) return undefined;
   if (connector.ready() && !connector.offersPrompts()) return undefined;
   return connector.prompts(method, params, { signal: opts.signal });

@@ -5,7 +5,7 @@
 import type { Core } from "../decisions/core.js";
 import { AccessAnswer, AccessPolicy, AccessRule } from "../decisions/generated/spec.js";
 import { ruleFactsOf, type AccessRuleConfig } from "../decisions/facts/access.js";
-import type { Principal } from "../support/principal.js";
+import { LOCAL_PRINCIPAL, type Principal } from "../support/principal.js";
 import type { CatalogScope } from "./catalog.js";
 
 export function accessScope(core: Core, rules: readonly AccessRuleConfig[] | null, principal: Principal, connectorIds: readonly string[]): CatalogScope | undefined {
@@ -18,4 +18,10 @@ export function accessScope(core: Core, rules: readonly AccessRuleConfig[] | nul
   if (usable.length === connectorIds.length) return undefined;
   const set = new Set(usable);
   return { key: usable.join("\n"), visible: (id) => set.has(id) };
+}
+
+/** The scope as `principal` sees per-user connectors: its own instances (keyed by its id), when any connector is per-user and it is not `local`. */
+export function ownedScope(scope: CatalogScope | undefined, principal: Principal, perUser: boolean): CatalogScope | undefined {
+  if (!perUser || principal.id === LOCAL_PRINCIPAL.id) return scope;
+  return { key: `${scope?.key ?? "*"}\u0000${principal.id}`, visible: scope ? (id) => scope.visible(id) : () => true, owner: principal.id };
 }

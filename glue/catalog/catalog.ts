@@ -5,6 +5,7 @@
 // live connector: only calls/invoke.ts reaches one, through the Downstream port app.ts grants it.
 import type { Core } from "../decisions/core.js";
 import type { ConnectorRegistry } from "../connectors/registry.js";
+import { LOCAL_PRINCIPAL } from "../support/principal.js";
 import { hintOf, operatorOf } from "../decisions/facts/annotations.js";
 import { appVisibilityOf, uiResourceOf } from "../decisions/facts/app-ui.js";
 import { CATALOG_SCOPES_CACHED, ClassReason, Listing, ToolClass } from "../decisions/generated/spec.js";
@@ -44,6 +45,8 @@ export interface ConnectorView {
 export interface CatalogScope {
   readonly key: string;
   visible(connectorId: string): boolean;
+  /** The principal whose own instances of per-user connectors this catalog shows (absent: the configured ones). */
+  readonly owner?: string;
 }
 
 interface Built { entries: CatalogEntry[]; byAddress: Map<string, CatalogEntry>; index?: SearchIndex; version: number }
@@ -76,10 +79,28 @@ export class Catalog {
     return c;
   }
 
-  /** The connectors this catalog shows (all of them, or its scope's). */
+  /** The principal whose per-user connections this catalog shows and calls (`local`: the configured ones). */
+  get owner(): string {
+    return this.scoped?.scope.owner ?? LOCAL_PRINCIPAL.id;
+  }
+
+  /** The connectors this catalog shows (all of them, or its scope's, per-user ones as its owner's instances). */
   private connectors() {
-    const all = this.registry.connectors;
-    return this.scoped ? all.filter((c) => this.scoped!.scope.visible(c.id)) : all;
+    if (!this.scoped) return this.registry.connectors;
+    const { scope } = this.scoped;
+    return this.seen().filter((c) => scope.visible(c.id));
+  }
+
+  /** Every connector as this catalog's owner sees it. */
+  private seen() {
+    const owner = this.scoped?.scope.owner;
+    return owner === undefined ? this.registry.connectors : this.registry.seenBy(owner);
+  }
+
+  /** The connector with this id as this catalog's owner sees it. */
+  private connector(id: string) {
+    const owner = this.scoped?.scope.owner;
+    return owner === undefined ? this.registry.get(id) : this.registry.instanceFor(id, owner);
   }
 
   entries(): CatalogEntry[] {
@@ -134,7 +155,7 @@ export class Catalog {
   viewOf(address: unknown): ConnectorView | undefined {
     const written = typeof address === "string" ? splitAddress(address) : undefined;
     const m = written && matchName(written.connector, this.connectorNames());
-    const c = m && "name" in m ? this.registry.get(m.name) : undefined;
+    const c = m && "name" in m ? this.connector(m.name) : undefined;
     return c && {
       id: c.id,
       get state() { return c.state; },
@@ -166,7 +187,7 @@ export class Catalog {
       const removed = this.registry.wasRemoved(written.connector) && (!this.scoped || this.scoped.scope.visible(written.connector));
       throw new AtriumError("unknown_address", addressText.noConnector(clampEcho(written.connector), removed, ids, nearest), { nextAction: searchAction(undefined), ...(nearest.length && { details: { nearest } }) });
     }
-    const connector = this.registry.get(c.name)!;
+    const connector = this.connector(c.name)!;
     const own = entries.filter((e) => e.connectorId === connector.id);
     const t = matchName(written.tool, own.map((e) => e.name));
     if ("name" in t) return { entry: byAddress.get(`${connector.id}.${t.name}`)! };
@@ -183,40 +204,48 @@ export class Catalog {
     if (this.scoped) {
       const whole = this.scoped.whole.build();
       if (this.cache?.version === whole.version) return this.cache;
-      const entries = whole.entries.filter((e) => this.scoped!.scope.visible(e.connectorId));
+      const { scope } = this.scoped;
+      // A per-user connector's tools are its owner's instance's listing; every other connector's are the whole catalog's.
+      const owned = scope.owner === undefined ? [] : this.seen().filter((c) => c.owner === scope.owner && scope.visible(c.id));
+      const ownIds = new Set(owned.map((c) => c.id));
+      const entries = [...whole.entries.filter((e) => scope.visible(e.connectorId) && !ownIds.has(e.connectorId)), ...owned.flatMap((c) => this.entriesOf(c))];
       this.cache = { entries, byAddress: new Map(entries.map((e) => [e.address, e])), version: whole.version };
       return this.cache;
     }
     if (this.cache) return this.cache;
-    const entries: CatalogEntry[] = [];
-    for (const connector of this.registry.connectors) {
-      if (connector.state === "disabled") continue;
-      const { readOnlyTools, approvalTools } = connector.config;
-      const pins = this.pins?.verdicts({ id: connector.id, where: whereOf(connector.config), policy: connector.config.pins, tools: connector.tools });
-      for (const tool of connector.tools) {
-        const op = operatorOf(readOnlyTools.includes(tool.name), approvalTools.includes(tool.name));
-        const listing = connector.refreshing ? Listing.refreshing : connector.duplicates.has(tool.name) ? Listing.duplicate : Listing.settled;
-        const d = this.core.classifyTool(hintOf(tool.annotations, "readOnlyHint"), hintOf(tool.annotations, "destructiveHint"), op, listing);
-        entries.push({
-          address: `${connector.id}.${tool.name}`,
-          connectorId: connector.id,
-          name: tool.name,
-          // Escape sequences and control characters never reach search rows or describe (the pins read the listing as is).
-          title: tool.title === undefined ? undefined : stripTerminalSequences(tool.title),
-          description: stripTerminalSequences(tool.description),
-          inputSchema: tool.inputSchema,
-          safety: d.class === ToolClass.read_only ? "read_only" : "approval",
-          reason: codeName(ClassReason, d.reason) ?? "invalid_facts",
-          maxResultBytes: connector.config.maxResultBytes,
-          ui: uiResourceOf(tool.meta),
-          appVisibility: appVisibilityOf(tool.meta),
-          appWrites: connector.config.appWrites,
-          pin: pins?.get(tool.name) ?? UNPINNED,
-        });
-      }
-    }
+    const entries = this.registry.connectors.flatMap((c) => this.entriesOf(c));
     this.cache = { entries, byAddress: new Map(entries.map((e) => [e.address, e])), version: ++this.builds };
     return this.cache;
+  }
+
+  /** One connector's tools as catalog entries, each classified by the core with the operator's lists and judged against its pin. */
+  private entriesOf(connector: ConnectorRegistry["connectors"][number]): CatalogEntry[] {
+    const entries: CatalogEntry[] = [];
+    if (connector.state === "disabled") return entries;
+    const { readOnlyTools, approvalTools } = connector.config;
+    const pins = this.pins?.verdicts({ id: connector.id, where: whereOf(connector.config), policy: connector.config.pins, tools: connector.tools });
+    for (const tool of connector.tools) {
+      const op = operatorOf(readOnlyTools.includes(tool.name), approvalTools.includes(tool.name));
+      const listing = connector.refreshing ? Listing.refreshing : connector.duplicates.has(tool.name) ? Listing.duplicate : Listing.settled;
+      const d = this.core.classifyTool(hintOf(tool.annotations, "readOnlyHint"), hintOf(tool.annotations, "destructiveHint"), op, listing);
+      entries.push({
+        address: `${connector.id}.${tool.name}`,
+        connectorId: connector.id,
+        name: tool.name,
+        // Escape sequences and control characters never reach search rows or describe (the pins read the listing as is).
+        title: tool.title === undefined ? undefined : stripTerminalSequences(tool.title),
+        description: stripTerminalSequences(tool.description),
+        inputSchema: tool.inputSchema,
+        safety: d.class === ToolClass.read_only ? "read_only" : "approval",
+        reason: codeName(ClassReason, d.reason) ?? "invalid_facts",
+        maxResultBytes: connector.config.maxResultBytes,
+        ui: uiResourceOf(tool.meta),
+        appVisibility: appVisibilityOf(tool.meta),
+        appWrites: connector.config.appWrites,
+        pin: pins?.get(tool.name) ?? UNPINNED,
+      });
+    }
+    return entries;
   }
 }
 

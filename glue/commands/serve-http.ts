@@ -11,6 +11,8 @@ import { Budget, SHUTDOWN_GRACE_MS } from "../decisions/generated/spec.js";
 import { localOnly, type Authenticator } from "../http/authenticator.js";
 import { MemoryRateWindows } from "../http/rate-windows.js";
 import { MCP_PATH } from "../http/paths.js";
+import { teamCallbackUrl } from "../support/callback-url.js";
+import { TeamCallbacks } from "../auth/team-callbacks.js";
 
 /** Why atrium will not listen on `listen` with this config, or undefined when it may. */
 export function listenRefusal(config: AtriumConfig, listen: HttpListen): string | undefined {
@@ -30,10 +32,13 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
   ]);
   const c = core();
   const log = config.log.enabled ? openActivityLog(stateDir()) : undefined;
-  const app = createApp(config, version, pool, log, file === undefined ? undefined : { file }, { shared: true });
-  app.pins.watch();
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
-  const authenticator: Authenticator = await authenticatorFor(config, resourceOf(config, () => http?.url ?? `http://${listen.host}:${listen.port}${MCP_PATH}`));
+  const listening = () => http?.url ?? `http://${listen.host}:${listen.port}${MCP_PATH}`;
+  // With auth, per-user logins come back to atrium's own callback under its public URL (spec/oauth.md O13).
+  const callbacks = config.http.auth ? new TeamCallbacks(c, () => teamCallbackUrl(config.http.publicUrl ?? listening().slice(0, -MCP_PATH.length))) : undefined;
+  const app = createApp(config, version, pool, log, file === undefined ? undefined : { file }, { shared: true, callbacks });
+  app.pins.watch();
+  const authenticator: Authenticator = await authenticatorFor(config, resourceOf(config, listening));
   const limits = { maxBytes: c.limitDefault(Budget.request_line_bytes), maxDepth: c.limitDefault(Budget.request_depth), maxIdBytes: c.limitDefault(Budget.echo_clamp_chars) };
   const endpoint = createMcpEndpoint({
     serverFor: (revision, principal) => app.serverFor(revision, principal),
@@ -52,6 +57,7 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
       headerBytes: c.limitDefault(Budget.http_header_bytes),
       headersTimeoutMs: c.limitDefault(Budget.http_headers_timeout_ms),
       requestTimeoutMs: c.limitDefault(Budget.http_request_timeout_ms),
+      callbacks,
       ready: () => true,
       log: (line) => void process.stderr.write(`${line}\n`),
     });

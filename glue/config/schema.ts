@@ -57,7 +57,12 @@ export interface HttpConnectorConfig extends ConnectorCommon {
   headers: Record<string, string>;
   /** Login settings; null: defaults (a login is offered when the server asks for one and no Authorization header is set). */
   oauth: OAuthSettings | null;
+  /** Whose login the connector's calls carry: one for everyone (`shared`, the operator's), or each principal's own (`per-user`, team mode). */
+  auth: ConnectorAuth;
 }
+/** A remote connector's "auth": one login for everyone, or one per principal (docs/reference.md, "Per-user logins"). */
+export const CONNECTOR_AUTH = ["shared", "per-user"] as const;
+export type ConnectorAuth = (typeof CONNECTOR_AUTH)[number];
 export type ConnectorConfig = StdioConnectorConfig | HttpConnectorConfig;
 
 export interface SandboxConfig {
@@ -174,7 +179,7 @@ export const ACCESS_RULE_KEYS = ["groups", "connectors"] as const;
 export const CONNECTOR_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${CONNECTOR_ID_CHARS_MAX - 1}}$`);
 
 export const STDIO_KEYS = ["command", "args", "env", "cwd", "inheritEnv"] as const;
-export const HTTP_KEYS = ["url", "headers", "oauth"] as const;
+export const HTTP_KEYS = ["url", "headers", "oauth", "auth"] as const;
 export const OAUTH_KEYS = ["clientId", "clientSecret", "clientMetadataUrl", "scope", "redirectUri"] as const;
 const SETTING_KEYS = ["readOnlyTools", "approvalTools", "keepOutsidePrograms", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled", "appWrites", "protocol", "pins"] as const;
 

@@ -6,8 +6,8 @@ import type { Core } from "../decisions/core.js";
 import { Budget, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 import {
   ATRIUM_KEYS, CONNECTOR_ID, EMBED_APIS, EMBEDDER_KEYS, SEARCH_KEYS, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, PROTOCOL_SETTINGS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
-  OAUTH_KEYS, STDIO_KEYS, HTTP_SERVE_KEYS, LOG_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
-  type AtriumConfig, type ConnectorConfig, type LifecycleConfig, type LogConfig, type OAuthSettings, type ProtocolSetting, type EmbedApi, type ResultsConfig, type SandboxConfig, type SearchConfig, type ValidationResult, type ViewsConfig,
+  OAUTH_KEYS, CONNECTOR_AUTH, STDIO_KEYS, HTTP_SERVE_KEYS, LOG_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
+  type AtriumConfig, type ConnectorAuth, type ConnectorConfig, type LifecycleConfig, type LogConfig, type OAuthSettings, type ProtocolSetting, type EmbedApi, type ResultsConfig, type SandboxConfig, type SearchConfig, type ValidationResult, type ViewsConfig,
 } from "./schema.js";
 import { isJsonObject } from "../support/json-object.js";
 import { at, bool, expected, fail, headerName, headerValue, httpUrl, idMessage, list, map, envName, own, section, show, text, toolList, unknownKeys, closest, type Ctx, type Obj } from "./readers.js";
@@ -100,6 +100,7 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
   const url = httpUrl(ctx, `${path}.url`, own(entry, "url"));
   const headers = map(ctx, `${path}.headers`, own(entry, "headers"), headerName, (p, v) => headerValue(ctx, p, v));
   const oauth = oauthOf(ctx, `${path}.oauth`, own(entry, "oauth"));
+  const auth = connectorAuth(ctx, `${path}.auth`, own(entry, "auth"), headers);
   const readOnly = toolList(ctx, `${path}.readOnlyTools`, own(entry, "readOnlyTools"));
   const approval = toolList(ctx, `${path}.approvalTools`, own(entry, "approvalTools"));
   for (const [name, i] of approval) {
@@ -121,7 +122,7 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
     pins: pinPolicy(ctx, `${path}.pins`, own(entry, "pins")),
   };
   return kind === "http"
-    ? { ...settings, kind, url: url ?? "", headers, oauth }
+    ? { ...settings, kind, url: url ?? "", headers, oauth, auth }
     : { ...settings, kind: "stdio", command: command ?? "", args, env, cwd: cwd ?? null, inheritEnv };
 }
 
@@ -138,6 +139,17 @@ function oauthOf(ctx: Ctx, path: string, value: unknown): OAuthSettings | null {
   if (settings.clientSecret !== null && settings.clientId === null) fail(ctx, `${path}.clientSecret`, `applies only with "clientId"`);
   if (settings.clientMetadataUrl !== null && !/^https:\/\/[^/]+\/./.test(settings.clientMetadataUrl)) fail(ctx, `${path}.clientMetadataUrl`, `must be an https:// URL with a path (a Client ID Metadata Document)`);
   return settings;
+}
+
+/** A remote connector's "auth": "shared" (the default) or "per-user"; a per-user login cannot sit beside an Authorization header the operator set for everyone. */
+function connectorAuth(ctx: Ctx, path: string, value: unknown, headers: Record<string, string>): ConnectorAuth {
+  if (value === undefined) return "shared";
+  if (typeof value !== "string" || !(CONNECTOR_AUTH as readonly string[]).includes(value)) {
+    fail(ctx, path, `must be one of ${CONNECTOR_AUTH.map((a) => `"${a}"`).join(", ")}, got ${show(String(value), ctx)}`);
+    return "shared";
+  }
+  if (value === "per-user" && Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) fail(ctx, path, `"per-user" logs each person in with OAuth, but this entry's headers set an Authorization for everyone; remove one of the two`);
+  return value as ConnectorAuth;
 }
 
 function typeField(ctx: Ctx, path: string, type: unknown, kind: ConnectorConfig["kind"] | undefined): void {

@@ -9,6 +9,7 @@
 // connector whose server asks for a login it has no token for settles in "needs_auth" (no retry
 // storm) until a person logs in (glue/auth/); then `authorized()` starts it again. What the server sends
 // on toward the host (prompts changes, questions) goes through connectors/passthrough.ts.
+import { LOCAL_PRINCIPAL } from "../support/principal.js";
 import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, type ProgressCallback, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import type { ConnectorConfig } from "../config/schema.js";
 import { escapeShown } from "../support/text/escape.js";
@@ -93,6 +94,8 @@ export class Connector {
     private readonly onChange: () => void,
     refusal?: string,
     private readonly passthrough = new DownstreamPassthrough(),
+    /** Whose login a per-user connector's requests carry (`local` for every other connector). */
+    readonly owner: string = LOCAL_PRINCIPAL.id,
   ) {
     this.stderr = new StderrRing(limits.stderrBytes);
     this.fresh = new Freshness({
@@ -287,7 +290,7 @@ export class Connector {
   /** Opens a transport and client for one try, after closing the previous ones. */
   private async open(negotiation: VersionNegotiationOptions | undefined): Promise<{ client: Client; handle: ConnectorTransport }> {
     await this.dropClient();
-    const handle: ConnectorTransport = createTransport(this.config, this.stderr, this.limits.depth, (loss) => this.remoteLost(handle, loss));
+    const handle: ConnectorTransport = createTransport(this.config, this.stderr, this.limits.depth, (loss) => this.remoteLost(handle, loss), this.owner);
     const client = new Client({ name: "atrium", version: this.version }, { capabilities: this.passthrough.capabilities, versionNegotiation: negotiation });
     client.setNotificationHandler("notifications/tools/list_changed", () => this.listChanged(client, "announced that its tools changed"));
     this.passthrough.install(client, this.id, () => client === this.client);

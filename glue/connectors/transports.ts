@@ -36,7 +36,8 @@ function messageLimits(): LineLimits {
   return { maxBytes: c.limitDefault(Budget.downstream_line_bytes), maxDepth: c.limitDefault(Budget.downstream_depth), maxIdBytes: c.limitDefault(Budget.echo_clamp_chars) };
 }
 
-export function createTransport(config: ConnectorConfig, stderr: StderrRing, depth: number, onLost: (loss: RemoteLoss) => void): ConnectorTransport {
+/** `owner`: the principal whose login records the OAuth provider reads and writes (`local` but for a per-user connector's instance). */
+export function createTransport(config: ConnectorConfig, stderr: StderrRing, depth: number, onLost: (loss: RemoteLoss) => void, owner: string): ConnectorTransport {
   if (config.kind === "http") {
     let answer: string | undefined;
     // A login is offered when the config sets no Authorization header of its own; then every
@@ -45,7 +46,7 @@ export function createTransport(config: ConnectorConfig, stderr: StderrRing, dep
     // probe watcher or the SDK reads them.
     const mcpFetch = boundedAnswerFetch(config.url, messageLimits(), lossWatchingFetch(config.url, onLost));
     const fetchFn = boundedAuthFetch(config.url, probeWatchingFetch((a) => { answer = a; }, mcpFetch));
-    const authProvider = oauthOffered(config) ? new ConnectorOAuth(config, tokenStore(), fetchFn).forTransport() : undefined;
+    const authProvider = oauthOffered(config) ? new ConnectorOAuth(config, tokenStore().ownedBy(owner), fetchFn).forTransport() : undefined;
     const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: fetchFn, ...(authProvider && { authProvider }) });
     return { transport, pid: () => null, exit: () => undefined, probeAnswer: () => answer };
   }

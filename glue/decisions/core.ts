@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, PinAccept, ToolNameAnswer, AccessRule, AccessAnswer, TokenAlg, InboundToken, TokenReason, DownstreamAsk, QuestionOwner } from "./generated/spec.js";
+import type { OAuthTeamRedirect, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, PinAccept, ToolNameAnswer, AccessRule, AccessAnswer, TokenAlg, InboundToken, TokenReason, DownstreamAsk, QuestionOwner } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -51,6 +51,7 @@ interface CoreExports {
   oauthRefresh(refreshToken: number, expiry: number, remainingMs: number, leadMs: number): number;
   oauthAuthorizationUrl(scheme: number, host: number): number;
   oauthMetadataLocation(origin: number): number;
+  oauthTeamRedirect(scheme: number, host: number, userinfo: number, fragment: number, place: number): number;
   pinGate(state: number, policy: number, scope: number, direction: number): number;
   pinAccept(given: number): number;
   toolName(text: number): number;
@@ -143,6 +144,8 @@ export interface Core {
   oauthAuthorizationUrl(scheme: number, host: number): OAuthAuthorizationUrl;
   /** O12: whether the resource metadata URL a 401 names is fetched (its origin against the server's). */
   oauthMetadataLocation(origin: number): OAuthMetadataLocation;
+  /** O13: whether a team-mode login may send its code to this redirect URI (O1's facts and whether it is atrium's own callback). */
+  oauthTeamRedirect(facts: RedirectFacts & { place: number }): OAuthTeamRedirect;
   /** O9: whether a stored access token is refreshed before it is sent. */
   oauthRefresh(facts: RefreshFacts): OAuthRefresh;
   /** N1–N8: whether a tool may be called given its pin: callable, quarantined, or record its new definition and allow. */
@@ -294,6 +297,7 @@ export function createCore(bytes: Uint8Array): Core {
     oauthTokenIssuer: (match) => call("oauthTokenIssuer", () => x.oauthTokenIssuer(i32(match)) as OAuthTokenIssuer),
     oauthAuthorizationUrl: (scheme, host) => call("oauthAuthorizationUrl", () => x.oauthAuthorizationUrl(i32(scheme), i32(host)) as OAuthAuthorizationUrl),
     oauthMetadataLocation: (origin) => call("oauthMetadataLocation", () => x.oauthMetadataLocation(i32(origin)) as OAuthMetadataLocation),
+    oauthTeamRedirect: (f) => call("oauthTeamRedirect", () => x.oauthTeamRedirect(i32(f.scheme), i32(f.host), i32(f.userinfo), i32(f.fragment), i32(f.place)) as OAuthTeamRedirect),
     oauthRefresh: (f) => call("oauthRefresh", () => x.oauthRefresh(i32(f.refreshToken), i32(f.expiry), f64(f.remainingMs), f64(f.leadMs)) as OAuthRefresh),
     pinGate: (f) =>
       call("pinGate", () => {

@@ -1,6 +1,6 @@
 // The one table that turns the core's codes into words for people and models.
 // Keyed by code name, so a code added to spec/ without a message fails typecheck.
-import type { OAuthAuthorizationUrlName, OAuthIssuerName, OAuthTokenIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName, PinReasonName, DownstreamAskName, TokenReasonName } from "./generated/spec.js";
+import type { OAuthTeamRedirectName, OAuthAuthorizationUrlName, OAuthIssuerName, OAuthTokenIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName, PinReasonName, DownstreamAskName, TokenReasonName } from "./generated/spec.js";
 import { codeName } from "./code-names.js";
 import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck, TokenReason } from "./generated/spec.js";
 
@@ -170,6 +170,16 @@ export const oauthIssuerText: Record<OAuthIssuerName, (fetchedFor: string, issue
 };
 
 /** Why an authorization URL is or is not one a person or host may be handed (spec/oauth.md O11). */
+/** Why a team-mode login's redirect URI is refused (spec/oauth.md O13); `callback` is atrium's own. */
+export const oauthTeamRedirectText: Record<OAuthTeamRedirectName, (uri: string, callback: string) => string> = {
+  accepted: (uri) => `${JSON.stringify(uri)} is atrium's own login callback`,
+  not_url: (uri) => `${JSON.stringify(uri)} is not a URL`,
+  not_own_callback: (uri, callback) => `${JSON.stringify(uri)} is not atrium's own login callback ${JSON.stringify(callback)}: a team login's code goes only there`,
+  credentials_or_fragment: (uri) => `${JSON.stringify(uri)} carries credentials or a fragment`,
+  not_https: (uri) => `${JSON.stringify(uri)} is not https: (nor http: on this machine's loopback): a login's code would cross the network in clear; set atrium.http.publicUrl to the https:// address people reach atrium at`,
+  invalid_facts: (uri) => `${JSON.stringify(uri)} could not be judged as a team redirect URI (its facts were out of range); refused`,
+};
+
 export const oauthAuthorizationUrlText: Record<OAuthAuthorizationUrlName, (url: string) => string> = {
   accepted: (url) => `the authorization URL ${JSON.stringify(url)} is a web page`,
   not_url: (url) => `the authorization URL ${JSON.stringify(url)} is not a URL; refused`,

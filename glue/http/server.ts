@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { LineLimits } from "../support/line-reader.js";
-import { HTTP_STATUS, JSONRPC_RATE_LIMITED } from "../support/wire.js";
+import { HTTP_STATUS, JSONRPC_RATE_LIMITED, PLAIN_PAGE } from "../support/wire.js";
 import { AtriumError } from "../support/errors.js";
 import { MS_PER_SECOND } from "../support/format.js";
 import type { RateWindows } from "./rate-windows.js";
@@ -17,6 +17,7 @@ import type { Authentication, Authenticator, Refusal } from "./authenticator.js"
 import type { McpEndpoint } from "./mcp-endpoint.js";
 import { refusedOrigin, type OriginPolicy } from "./origin-guard.js";
 import { MCP_PATH } from "./paths.js";
+import { OAUTH_CALLBACK_PATH } from "../support/callback-url.js";
 import { readBody, webRequestOf, writeJson, writeWebResponse } from "./web-exchange.js";
 
 export interface HttpServerOptions {
@@ -32,6 +33,8 @@ export interface HttpServerOptions {
   /** Each principal's requests per minute. */
   rates: RateWindows;
   now?: () => number;
+  /** Team mode: where per-user logins' browsers come back (GET /oauth/callback, auth/team-callbacks.ts). */
+  callbacks?: { answer(target: string): { status: number; page: string } };
   /** Whether the config is loaded and the parts a request needs answer (/readyz). */
   ready: () => boolean;
   log?: (line: string) => void;
@@ -84,6 +87,13 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     }
     const document = path === undefined ? undefined : opts.authenticator.documentAt(path);
     if (document && req.method === "GET") return writeJson(res, HTTP_STATUS.ok, document, { "cache-control": "max-age=300" });
+    // A browser back from a login carries no token: the login its state names is the proof (O13). Host is checked as for /mcp.
+    if (path === OAUTH_CALLBACK_PATH && opts.callbacks && req.method === "GET") {
+      const badHost = refusedOrigin(opts.origins, undefined, header(req, "host"));
+      if (badHost) return refuse(res, HTTP_STATUS.forbidden, "forbidden", badHost);
+      const answer = opts.callbacks.answer(req.url ?? "/");
+      return void res.writeHead(answer.status, PLAIN_PAGE).end(answer.page);
+    }
     if (path !== MCP_PATH) return refuse(res, HTTP_STATUS.notFound, "not_found", `atrium serves MCP at ${MCP_PATH}`);
     if (req.method !== "POST" && req.method !== "GET" && req.method !== "DELETE") return refuse(res, HTTP_STATUS.methodNotAllowed, "method_not_allowed", "use POST, GET or DELETE", { allow: "POST, GET, DELETE" });
 

@@ -51,3 +51,6 @@ export const PORT_MAX = 65535;
 export const WASM_PAGE_BYTES = 65536;
 /** A compact JWS (RFC 7515 §7.1) is three base64url parts: header, payload, signature. */
 export const JWS_COMPACT_PARTS = 3;
+
+/** Headers of a short plain-text page a browser is answered with (a login's redirect landing): never cached. */
+export const PLAIN_PAGE = { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } as const;

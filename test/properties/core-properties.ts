@@ -3,9 +3,10 @@
 // Each property throws when it fails (fast-check's assert).
 import fc from "fast-check";
 import type { Core } from "../../glue/decisions/core.js";
-import { redirectFacts } from "../../glue/decisions/facts/oauth.js";
+import { redirectFacts, teamRedirectFacts } from "../../glue/decisions/facts/oauth.js";
+import { teamCallbackUrl } from "../../glue/support/callback-url.js";
 import { pinGivenOf } from "../../glue/decisions/facts/pins.js";
-import { ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS, AccessAnswer, AccessPolicy, AccessRule, RuleGroups, RuleLists, BearerCredentials, ClaimMatch, InboundToken, ScopeMatch, TokenAlg, TokenClaims, TokenForm, TokenKeys, TokenReason, TokenSignature } from "../../glue/decisions/generated/spec.js";
+import { CallbackPlace, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS, AccessAnswer, AccessPolicy, AccessRule, RuleGroups, RuleLists, BearerCredentials, ClaimMatch, InboundToken, ScopeMatch, TokenAlg, TokenClaims, TokenForm, TokenKeys, TokenReason, TokenSignature } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -452,6 +453,30 @@ export const coreProperties: Property[] = [
       ),
   },
   {
+    name: "O13: a team login's code goes only to atrium's own callback, https or http on loopback, without userinfo or fragment; out-of-range facts as invalid_facts",
+    run: (core, o) => {
+      fc.assert(
+        fc.property(anyCode, anyCode, anyCode, anyCode, anyCode, (scheme, host, userinfo, fragment, place) => {
+          const d = core.oauthTeamRedirect({ scheme, host, userinfo, fragment, place });
+          if (!inRange(RedirectScheme, scheme) || !inRange(RedirectHost, host) || !inRange(UrlPart, userinfo) || !inRange(UrlPart, fragment) || !inRange(CallbackPlace, place)) return d === OAuthTeamRedirect.invalid_facts;
+          const tls = scheme === RedirectScheme.https || (scheme === RedirectScheme.http && host !== RedirectHost.other);
+          const ok = tls && place === CallbackPlace.own_callback && userinfo === UrlPart.absent && fragment === UrlPart.absent;
+          return (d === OAuthTeamRedirect.accepted) === ok && inRange(OAuthTeamRedirect, d) && d !== OAuthTeamRedirect.invalid_facts;
+        }),
+        o,
+      );
+      fc.assert(
+        fc.property(redirectUri, fc.constantFrom("https://atrium.example", "http://127.0.0.1:8787", "https://127.0.0.1/team/"), (uri, base) => {
+          if (core.oauthTeamRedirect(teamRedirectFacts(uri, teamCallbackUrl(base))) !== OAuthTeamRedirect.accepted) return true;
+          const u = new URL(uri);
+          const own = new URL(teamCallbackUrl(base));
+          return u.origin === own.origin && u.pathname === own.pathname && u.username === "" && u.password === "" && u.hash === "" && (u.protocol === "https:" || LOOPBACK_HOSTNAMES.includes(u.hostname));
+        }),
+        o,
+      );
+    },
+  },
+  {
     name: "garbage never traps the wasm and always yields a defined code",
     run: (core, o) =>
       fc.assert(
@@ -466,7 +491,7 @@ export const coreProperties: Property[] = [
             x.approvalAsk({ revision: a, elicitation: b, mark: c, grant: d, grantTool: a, grantKeys: b, grantRun: c, grantLeft: d, asked: a, askLimit: b, grantLimit: c }).answer,
             x.approvalReply(a, b, c).reason,
             x.oauthRedirect({ scheme: a, host: b, userinfo: c, fragment: d }), x.oauthOffer(a, b), x.oauthUnauthorized(c, d), x.oauthChannel(a, b),
-            x.oauthResource({ prm: a, origin: b, path: c }), x.oauthIssuer(d), x.oauthRefresh({ refreshToken: a, expiry: b, remainingMs: c, leadMs: d }),
+            x.oauthResource({ prm: a, origin: b, path: c }), x.oauthIssuer(d), x.oauthTeamRedirect({ scheme: a, host: b, userinfo: c, fragment: d, place: a }), x.oauthRefresh({ refreshToken: a, expiry: b, remainingMs: c, leadMs: d }),
             x.pinGate({ state: a, policy: b, scope: c, direction: d }).reason, x.pinAccept(a), x.toolName(b), x.accessRule(c, d), x.access(a, b), x.tokenAlg(a),
             x.inboundToken({ credentials: a, form: b, alg: c, keys: d, signature: a, claims: b, issuer: c, audience: d, nowS: a, expS: b, nbfS: c, skewS: d, scopes: a }).reason,
           ];

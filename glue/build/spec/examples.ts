@@ -6,7 +6,8 @@ import { hostFacts, requestCapabilities, type DeliveryOverrideName } from "../..
 import { hintOf } from "../../decisions/facts/annotations.js";
 import { appVisibilityOf } from "../../decisions/facts/app-ui.js";
 import { elicitationOf } from "../../decisions/facts/approval.js";
-import { authorizationUrlFacts, issuerMatchOf, metadataOriginOf, redirectFacts, resourceFacts, tokenIssuerMatchOf } from "../../decisions/facts/oauth.js";
+import { teamRedirectFacts, authorizationUrlFacts, issuerMatchOf, metadataOriginOf, redirectFacts, resourceFacts, tokenIssuerMatchOf } from "../../decisions/facts/oauth.js";
+import { teamCallbackUrl } from "../../support/callback-url.js";
 import { checkManifest } from "../../views/manifest.js";
 import { pinGivenOf, toolNameTextOf } from "../../decisions/facts/pins.js";
 import { ruleFactsOf } from "../../decisions/facts/access.js";
@@ -159,6 +160,8 @@ const access: Runner = (core, spec, g) => {
 /** spec/oauth.md: a string fact (a URI, a server URL, an issuer) goes through the glue's own fact extraction; codes go straight in. */
 const oauth: Runner = (core, spec, g) => {
   const c = (t: string, v: unknown) => codeOf(spec, t, v);
+  if ("teamUri" in g) return { teamRedirect: nameOf(spec, "OAuthTeamRedirect", core.oauthTeamRedirect(teamRedirectFacts(g.teamUri, teamCallbackUrl(String(g.publicUrl))))) };
+  if ("place" in g) return { teamRedirect: nameOf(spec, "OAuthTeamRedirect", core.oauthTeamRedirect({ scheme: c("RedirectScheme", g.scheme), host: c("RedirectHost", g.host), userinfo: c("UrlPart", g.userinfo), fragment: c("UrlPart", g.fragment), place: c("CallbackPlace", g.place) })) };
   if ("uri" in g) return { redirect: nameOf(spec, "OAuthRedirect", core.oauthRedirect(redirectFacts(g.uri))) };
   if ("scheme" in g) return { redirect: nameOf(spec, "OAuthRedirect", core.oauthRedirect({ scheme: c("RedirectScheme", g.scheme), host: c("RedirectHost", g.host), userinfo: c("UrlPart", g.userinfo), fragment: c("UrlPart", g.fragment) })) };
   if ("transport" in g) return { offer: nameOf(spec, "OAuthOffer", core.oauthOffer(c("ConnectorTransport", g.transport), c("ConnectorCredentials", g.credentials))) };

@@ -5,7 +5,7 @@
 // token's expiry (O9), the issuer stamped on stored tokens (O8), an authorization URL (O11), the
 // origin of a named resource metadata URL (O12). The host's elicitation fact (O6) is approvals' `elicitationOf`. Shapes
 // only; the core decides what they mean.
-import { ConnectorCredentials, ConnectorTransport, IssuerMatch, OriginMatch, TokenIssuerMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart } from "../generated/spec.js";
+import { CallbackPlace, ConnectorCredentials, ConnectorTransport, IssuerMatch, OriginMatch, TokenIssuerMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart } from "../generated/spec.js";
 
 const LOOPBACK: Readonly<Record<string, RedirectHost>> = { "127.0.0.1": RedirectHost.ipv4_loopback, "[::1]": RedirectHost.ipv6_loopback, localhost: RedirectHost.localhost };
 
@@ -26,6 +26,14 @@ export function redirectFacts(uri: unknown): { scheme: RedirectScheme; host: Red
   const scheme = u.protocol === "http:" ? RedirectScheme.http : u.protocol === "https:" ? RedirectScheme.https : RedirectScheme.other;
   const host = Object.hasOwn(LOOPBACK, u.hostname) ? LOOPBACK[u.hostname] : RedirectHost.other;
   return { scheme, host, userinfo: part(u.username !== "" || u.password !== ""), fragment: part(u.hash !== "") };
+}
+
+/** O13: a team-mode redirect URI's facts: O1's, and whether its origin and path are exactly those of atrium's own callback URL. */
+export function teamRedirectFacts(uri: unknown, callbackUrl: string): { scheme: RedirectScheme; host: RedirectHost; userinfo: UrlPart; fragment: UrlPart; place: CallbackPlace } {
+  const u = parse(uri);
+  const own = parse(callbackUrl);
+  const place = u && own && u.origin === own.origin && u.pathname === own.pathname ? CallbackPlace.own_callback : CallbackPlace.other;
+  return { ...redirectFacts(uri), place };
 }
 
 /** O4–O5: a connector's transport, and whether its configured headers set `Authorization` (in any case). */

@@ -715,6 +715,24 @@ export const OAuthRefresh = {
 export type OAuthRefresh = (typeof OAuthRefresh)[keyof typeof OAuthRefresh];
 export type OAuthRefreshName = keyof typeof OAuthRefresh;
 
+export const CallbackPlace = {
+  own_callback: 0,
+  other: 1
+} as const;
+export type CallbackPlace = (typeof CallbackPlace)[keyof typeof CallbackPlace];
+export type CallbackPlaceName = keyof typeof CallbackPlace;
+
+export const OAuthTeamRedirect = {
+  accepted: 0,
+  not_url: 1,
+  not_own_callback: 2,
+  credentials_or_fragment: 3,
+  not_https: 4,
+  invalid_facts: 5
+} as const;
+export type OAuthTeamRedirect = (typeof OAuthTeamRedirect)[keyof typeof OAuthTeamRedirect];
+export type OAuthTeamRedirectName = keyof typeof OAuthTeamRedirect;
+
 export const PinState = {
   unpinned: 0,
   matches: 1,
@@ -1154,6 +1172,10 @@ export const OAUTH_STORE_BYTES_MAX = 1048576;
 export const OAUTH_STATE_BYTES = 32;
 /** 4096 characters: The query of one redirect the loopback receiver accepts (code, state, iss); a longer one is refused unread */
 export const OAUTH_CALLBACK_PARAM_CHARS_MAX = 4096;
+/** 256 connections: Connections of per-user connectors held open for principals at once (one per principal and connector, team mode); past it the least recently used one is closed (its principal's next request opens it again, its login kept) */
+export const PER_USER_CONNECTORS_MAX = 256;
+/** 256 logins: Logins started by authorize_connector in team mode whose browser has not come back to <publicUrl>/oauth/callback yet; past it the oldest is given up, so a stream of started logins holds bounded memory */
+export const TEAM_LOGINS_PENDING_MAX = 256;
 /** 60 seconds: How far atrium's clock and the issuer's may disagree when a token's exp and nbf are judged (spec/inbound-tokens.md, T10) */
 export const TOKEN_CLOCK_SKEW_S = 60;
 /** 256 groups: Entries of a token's groups claim atrium reads; a longer list makes the claims malformed (T8) rather than costing each access rule a scan of it */

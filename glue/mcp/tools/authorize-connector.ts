@@ -14,7 +14,7 @@ export const authorizeConnector = defineTool({
   title: "Log in to a connector",
   description: "Start the login a remote connector needs (after an auth_required error). Show the person the authorizationUrl it returns, then call it again to wait until the connector is ready.",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  uses: ["authorizer", "core", "elicit", "signal"] as const,
+  uses: ["authorizer", "core", "elicit", "signal", "principal", "catalog"] as const,
   input: z.object({ connector: z.string().min(1).max(CONNECTOR_ID_CHARS_MAX) }).strict(),
   async run(args, ctx) {
     const send = ctx.elicit.send;
@@ -24,7 +24,9 @@ export const authorizeConnector = defineTool({
     const openUrl: OpenUrl | undefined = urlMode && send
       ? { open: async (url, message) => (await send.ask({ mode: "url", url, message, elicitationId }, ctx.signal)).action, done: () => send.complete(elicitationId) }
       : undefined;
-    const answer = await ctx.authorizer.authorize(args.connector, { openUrl, signal: ctx.signal });
+    // The asker sees what their catalog shows: a connector hidden from them answers as one that does not exist.
+    const usable = new Set(ctx.catalog.connectorNames());
+    const answer = await ctx.authorizer.authorize(args.connector, { openUrl, signal: ctx.signal, asker: { principalId: ctx.principal.id, visible: (id) => usable.has(id) } });
     const text = answer.status === "ready"
       ? `${answer.connector} is ready: ${answer.tools} tools (search_tools lists them).`
       : `${answer.connector} needs a login. Show the person this URL to open in their browser: ${answer.authorizationUrl} — then call authorize_connector { connector: "${answer.connector}" } again; it waits until the login is done.`;
