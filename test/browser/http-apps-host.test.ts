@@ -7,7 +7,8 @@
 // host's calls as atrium-e2e does over stdio: /mcp sends no CORS headers, so the host page (served
 // from another port) could not read atrium's answers itself.
 // The demo program's dashboard renders in the view frame, its refresh and drill-down reads reach
-// atrium and come back, and a result stripped of its _meta still renders through get_view.
+// atrium and come back, a result stripped of its _meta still renders through get_view, and each
+// 2025-11-25 session is judged by its own capabilities, whatever session came before it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, FrameLocator } from "playwright-core";
@@ -32,6 +33,7 @@ let bundle: HostBundle;
 let server: HostServer;
 let atrium: HttpAtrium;
 const clients: HttpClient[] = [];
+const others: HttpAtrium[] = [];
 
 /** An Apps host's SDK client on `revision`, once the demo connector's tools are in atrium's catalog. */
 async function appsClient(on: HttpAtrium, revision: (typeof REVISIONS)[number]): Promise<HttpClient> {
@@ -52,6 +54,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
   await bundle?.dispose();
+  for (const a of others) await a.stop();
   await atrium?.stop();
 });
 
@@ -120,4 +123,31 @@ describe("Chromium as an MCP Apps host of serve --http", () => {
       await page.close();
     }, 90_000);
   }
+
+  it("each 2025-11-25 session is its own host: an Apps host after a plain client's session gets its view inline and rendered, a plain one after it does not", async () => {
+    const fresh = await startHttpAtrium();
+    others.push(fresh);
+    // A plain client (no Apps extension) opens the first 2025-11-25 session on this atrium.
+    const plain = await connectHttp(fresh.url, { revision: "2025-11-25" });
+    clients.push(plain);
+    await waitFor(async () => programValue(await plain.call("execute_code", { code: "return (await atrium.search('incidents')).total" })) > 0, "the demo connector's tools", 60_000);
+    const plainView: any = await plain.call("execute_code", { code: `async () => { atrium.ui("<p>x</p>"); return "ok"; }` });
+    expect(plainView.structuredContent.view.delivery).toBe("file");
+    // Then an Apps host's own session: its capabilities, not the first session's, decide.
+    const c = await appsClient(fresh, "2025-11-25");
+    const result: any = await c.call("execute_code", { code: `async () => { atrium.ui("<h2 id='t'>my own session</h2>"); return "ok"; }` });
+    expect(result.structuredContent.view.delivery).toBe("inline");
+    expect(result._meta?.["atrium/view"]).toBeDefined();
+    expect((await c.client.listTools()).tools.map((t) => t.name)).toContain("get_view");
+    const { page, view } = await hostWith(c, result);
+    await expect.poll(() => view.locator("#t").textContent(), POLL).toBe("my own session");
+    await page.close();
+    // And the other way round: a plain client's session after the Apps host's is still plain.
+    const later = await connectHttp(fresh.url, { revision: "2025-11-25" });
+    clients.push(later);
+    const laterView: any = await later.call("execute_code", { code: `async () => { atrium.ui("<p>y</p>"); return "ok"; }` });
+    expect(laterView.structuredContent.view.delivery).toBe("file");
+    expect(laterView._meta?.["atrium/view"]).toBeUndefined();
+    expect((await later.client.listTools()).tools.map((t) => t.name)).not.toContain("get_view");
+  }, 90_000);
 });
