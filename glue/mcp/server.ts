@@ -152,7 +152,9 @@ export function createServer(deps: ServerDeps, revision: Revision, principal: Pr
     }));
   };
   const byName = new Map(deps.tools.map((t) => [t.name, t]));
-  const hostFor = (ctx: ServerContext) => deps.host.forRequest(revision, server.getClientCapabilities(), ctx.mcpReq.envelope);
+  // This connection's own host: over HTTP every 2025-11-25 session is a connection, each with its own capabilities.
+  const detectHost = deps.host.forConnection();
+  const hostFor = (ctx: ServerContext) => detectHost(revision, server.getClientCapabilities(), ctx.mcpReq.envelope);
   const offered = (t: MetaTool, ctx: ServerContext, use: AppOnlyUse) => !t.appsHostOnly || deps.host.appOnly(revision, hostFor(ctx), use);
 
   // This connection is where downstream questions go (the core judges each for its revision and
@@ -163,7 +165,7 @@ export function createServer(deps: ServerDeps, revision: Revision, principal: Pr
     letGoOfQuestions = deps.questions.hostConnected({ revision, elicitation: elicitationOf(requestCapabilities(revision, server.getClientCapabilities(), undefined)), ask: (params, options) => server.elicitInput(params, options), complete: (elicitationId) => server.createElicitationCompletionNotifier(elicitationId)() });
   };
   if (modern) askHere();
-  server.oninitialized = () => { deps.host.forRequest(revision, server.getClientCapabilities(), undefined); askHere(); };
+  server.oninitialized = () => { detectHost(revision, server.getClientCapabilities(), undefined); askHere(); };
   server.setRequestHandler("tools/list", async (_request, ctx) => ({ tools: listing().filter((t) => offered(byName.get(t.name)!, ctx, AppOnlyUse.list)) }));
   server.setRequestHandler("resources/list", async () => ({ resources: [{ uri: SHELL_URI, name: "atrium view shell", mimeType: SHELL_MIME, description: "Renders views handed over by execute_code programs" }] }));
   // No templates, but the method is part of the resources capability (clients list it).
