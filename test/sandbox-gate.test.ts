@@ -48,7 +48,7 @@ function oneToolCatalog() {
 /** Runs a program; returns its outcome, its value, and every host call that reached the main thread. */
 async function run(code: string, host?: (crossed: HostCall[]) => HostSide): Promise<{ outcome: RunOutcome; crossed: HostCall[]; value: any }> {
   const crossed: HostCall[] = [];
-  const outcome = (await pool.run({ code, aliases: [], limits: LIMITS }, { wallMs: 20_000, host: (host ?? fixedHost)(crossed) })) as RunOutcome;
+  const outcome = (await pool.run({ code, aliases: [], limits: LIMITS }, { wallMs: 20_000, host: (host ?? fixedHost)(crossed), principal: LOCAL_PRINCIPAL.id })) as RunOutcome;
   return { outcome, crossed, value: outcome.ok && outcome.json !== undefined ? JSON.parse(outcome.json) : undefined };
 }
 

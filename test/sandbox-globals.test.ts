@@ -8,6 +8,7 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import { startAtrium, nodeServer, demoServer, type Atrium, programValue } from "./harness/atrium-client.js";
 import { SandboxPool } from "../glue/sandbox/pool.js";
 import { quickjsWasmPath, sandboxWorkerPath } from "../glue/support/paths.js";
+import { LOCAL_PRINCIPAL } from "../glue/support/principal.js";
 import type { AliasConnector, RunLimits, RunOutcome } from "../glue/sandbox/protocol.js";
 
 let a: Atrium;
@@ -113,7 +114,7 @@ describe("the prelude never fails a run, and never passes for memory", () => {
   });
   afterAll(async () => { await pool?.close(); });
   const runWith = async (aliases: unknown, code = "async () => [typeof NaN, typeof ok_db]") =>
-    (await pool.run({ code, aliases: aliases as AliasConnector[], limits: LIMITS }, { wallMs: 10_000, host: { answer: () => ({ ok: true, json: "1" }) } })) as RunOutcome;
+    (await pool.run({ code, aliases: aliases as AliasConnector[], limits: LIMITS }, { wallMs: 10_000, host: { answer: () => ({ ok: true, json: "1" }) }, principal: LOCAL_PRINCIPAL.id })) as RunOutcome;
 
   it("a global the sandbox cannot define (an identifier it already owns) is skipped, and the program runs", async () => {
     const conn = (ident: string): AliasConnector => ({ ident, connectorId: ident, tools: [], ambiguousWith: [] });

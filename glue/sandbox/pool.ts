@@ -4,12 +4,15 @@
 // Each run has one lifetime (RunScope): whatever ends the run — its result, its wall clock, the
 // request's cancellation, a worker crash — aborts the run's signal, and with it every host call
 // the run still has in flight. The wall clock stops while the person is asked about a write
-// (RunScope.pause): the time the question is open is added to the deadline.
+// (RunScope.pause): the time the question is open is added to the deadline. Runs waiting for a
+// worker are taken in turn by principal (fair-queue.ts), so one principal's burst does not
+// delay another's program behind all of it.
 import { SANDBOX_WORKER_OLD_GENERATION_MB, SANDBOX_WORKER_STACK_MB } from "../decisions/generated/spec.js";
 import { setMaxListeners } from "node:events";
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import { readFileSync } from "node:fs";
 import { AtriumError } from "../support/errors.js";
+import { FairQueue } from "./fair-queue.js";
 import type { FromWorker, RunJob, RunOutcome, WorkerData } from "./protocol.js";
 import type { Answer, HostCall, HostResult, Reply } from "./host-ops.js";
 
@@ -33,6 +36,8 @@ export interface RunHooks {
   host: HostSide;
   wallMs: number;
   signal?: AbortSignal;
+  /** Whose run this is (Principal.id): while it waits for a worker, principals take turns. */
+  principal: string;
 }
 
 /** A worker, and the channel it waits on for a host call's answer (a port, and a flag raised once the answer is on it). */
@@ -40,7 +45,7 @@ interface Slot { worker: Worker; answers: MessagePort; answered: Int32Array; rea
 
 export class SandboxPool {
   private slots: Slot[] = [];
-  private waiting: ((slot: Slot) => void)[] = [];
+  private waiting = new FairQueue<(slot: Slot) => void>();
   private runSeq = 0;
   private closed = false;
 
@@ -72,7 +77,7 @@ export class SandboxPool {
 
   async run(job: Omit<RunJob, "type" | "runId">, hooks: RunHooks): Promise<(RunOutcome & { waitedMs: number }) | Stopped> {
     const queuedAt = performance.now();
-    const slot = await this.acquire();
+    const slot = await this.acquire(hooks.principal);
     await slot.ready;
     const waitedMs = performance.now() - queuedAt;
     const runId = ++this.runSeq;
@@ -168,15 +173,16 @@ export class SandboxPool {
     return slot;
   }
 
-  private acquire(): Promise<Slot> {
+  private acquire(principal: string): Promise<Slot> {
     if (this.closed) return Promise.reject(new AtriumError("unavailable", "the sandbox pool is shut down"));
     // A warm worker first; a cold idle one only when no warm one is free.
     const idle = this.slots.find((s) => !s.busy && s.isReady) ?? this.slots.find((s) => !s.busy);
     if (idle) { idle.busy = true; return Promise.resolve(idle); }
-    if (this.waiting.length >= this.opts.queue) {
-      return Promise.reject(new AtriumError("executor_overloaded", `all ${this.slots.length} sandboxes are busy and ${this.waiting.length} programs are waiting; try again shortly`));
+    // The queue bound is the total over every principal; principal_programs already caps one principal's share.
+    if (this.waiting.size >= this.opts.queue) {
+      return Promise.reject(new AtriumError("executor_overloaded", `all ${this.slots.length} sandboxes are busy and ${this.waiting.size} programs are waiting; try again shortly`));
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => this.waiting.push(principal, resolve));
   }
 
   private release(slot: Slot): void {

@@ -3,17 +3,15 @@
 // real `atrium serve --http` with a 2025-11-25 session client and a 2026-07-28 stateless client.
 // Then team mode: 50 principals, each a distinct token subject from a local issuer, running
 // programs at once. Figures only; failures are counted by error code, never asserted.
-import type { CallToolResult } from "@modelcontextprotocol/client";
 import { startAtrium, nodeServer, demoServer } from "../harness/atrium-client.js";
 import { startHttpAtrium, connectHttp, type HttpClient } from "../harness/atrium-http.js";
 import { core } from "../../glue/decisions/core.js";
 import { Budget } from "../../glue/decisions/generated/spec.js";
 import { startBenchIssuer, type BenchIssuer } from "./http-tokens.js";
 import { stats, type Stats } from "./stats.js";
+import { once, settled, thrownCode, type Call, type Measure } from "./http-calls.js";
 
 type Row = [string, Stats, string];
-type Call = (tool: string, args: Record<string, unknown>) => Promise<CallToolResult>;
-type Measure = { label: string; tool: string; args: Record<string, unknown> };
 type Tally = Record<string, number>;
 
 const RUNS = 200;
@@ -34,34 +32,6 @@ const REVISIONS = [
   { revision: "2026-07-28", label: "HTTP 2026-07-28 (stateless)" },
 ] as const;
 
-/** The error code of an answer, or undefined when it succeeded (a program: ok; a search: not isError). */
-function failureOf(tool: string, r: CallToolResult): string | undefined {
-  const sc = r.structuredContent as { ok?: boolean; error?: { code?: string } } | undefined;
-  if (tool === "execute_code") return sc?.ok === true ? undefined : (sc?.error?.code ?? "no envelope");
-  return r.isError ? (sc?.error?.code ?? "isError") : undefined;
-}
-
-/** A request that threw (an HTTP refusal such as 429 rate_limited, 401, 503): atrium's error code in the body when there is one. */
-function thrownCode(e: unknown): string {
-  const m = e instanceof Error ? e.message : String(e);
-  const code = /"code":"([a-z_]+)"/.exec(m)?.[1];
-  if (code) return code;
-  const status = /HTTP (\d{3})/.exec(m)?.[1];
-  return status ? `HTTP ${status}` : `thrown: ${m.slice(0, 80)}`;
-}
-
-/** One answer: its latency and its error code (undefined when it succeeded). */
-async function once(call: Call, m: Measure): Promise<{ ms: number; code?: string }> {
-  const t = performance.now();
-  let code: string | undefined;
-  try {
-    code = failureOf(m.tool, await call(m.tool, m.args));
-  } catch (e) {
-    code = thrownCode(e);
-  }
-  return { ms: performance.now() - t, code };
-}
-
 const add = (t: Tally, code: string) => void (t[code] = (t[code] ?? 0) + 1);
 const merge = (into: Tally, from: Tally) => { for (const [code, n] of Object.entries(from)) into[code] = (into[code] ?? 0) + n; };
 const count = (t: Tally) => Object.values(t).reduce((a, b) => a + b, 0);
@@ -79,16 +49,6 @@ async function leg(call: Call, m: Measure, n: number): Promise<{ stats: Stats; f
     else s.push(r.ms);
   }
   return { stats: statsOf(s), failed };
-}
-
-/** Polls search_tools until no connector is still in its first start attempt (serve --http starts them in the background). */
-async function settled(call: Call, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const r = (await call("search_tools", { query: "", limit: 1 })).structuredContent as { unavailable?: { state: string }[] } | undefined;
-    if (!r?.unavailable?.some((u) => u.state === "starting")) return;
-    await new Promise((res) => setTimeout(res, 50));
-  }
 }
 
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;

@@ -75,7 +75,7 @@ async function runProgram(args: { code: string; diagnostics: boolean }, ctx: Pic
   const aliases = aliasesFor(ctx);
   const outcome = await ctx.pool.run(
     { code: args.code, aliases, limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, callPayloadBytes: s.callPayloadBytes, returnChars: s.returnChars } },
-    { host: bridge, wallMs: s.programWallMs, signal },
+    { host: bridge, wallMs: s.programWallMs, signal, principal: ctx.principal.id },
   );
   const diagnostics = args.diagnostics
     ? {
