@@ -16,7 +16,9 @@ import { writeReloadStatus } from "./config/reload-status.js";
 import { ConnectorRegistry } from "./connectors/registry.js";
 import { Catalog } from "./catalog/catalog.js";
 import { accessScope, ownedScope } from "./catalog/access-scope.js";
-import { ResultStash } from "./results/stash.js";
+import { memoryStore } from "./store/memory-store.js";
+import { storeLimits } from "./store/limits.js";
+import type { StateStore } from "./store/state-store.js";
 import { HostState } from "./decisions/host-detection.js";
 import { createServer } from "./mcp/server.js";
 import { searchTools } from "./mcp/tools/search-tools.js";
@@ -35,7 +37,7 @@ import { AppResources } from "./apps/resources.js";
 import { DownstreamPrompts } from "./calls/prompts.js";
 import { DownstreamAccess } from "./calls/invoke.js";
 import { askerFor, type HostToAsk } from "./calls/downstream-questions.js";
-import { Budget, type Revision } from "./decisions/generated/spec.js";
+import type { Revision } from "./decisions/generated/spec.js";
 import type { SandboxPool } from "./sandbox/pool.js";
 import { startSandboxPool } from "./sandbox/start-pool.js";
 import { noActivity, type ActivitySink } from "./activity/events.js";
@@ -56,6 +58,8 @@ export interface ServeMode {
   shared: boolean;
   /** Team mode with auth: atrium's own login callback, where per-user logins' browsers come back (serve-http routes it). */
   callbacks?: TeamCallbacks;
+  /** Where state that outlives a request is kept (serve --http: memory or atrium.store); else this process's memory. */
+  store?: StateStore;
 }
 
 export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox), activity: ActivitySink = noActivity, live?: LiveConfig, mode: ServeMode = { shared: false }) {
@@ -68,9 +72,10 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   // Each new listing is judged against its pins as it comes in (pending changes recorded, the
   // quarantine heard of), not only when a search or a call first builds the catalog.
   registry.onChange(() => setImmediate(() => catalog.entries()).unref());
-  const stash = new ResultStash({ ttlMs: config.results.stashTtlMs, maxBytes: config.results.stashBytes });
+  // Results and views: this process's memory, or the shared store serve --http hands in (atrium.store).
+  const state = mode.store ?? memoryStore(c, storeLimits(c, config.results));
+  const { results: stash, views: viewStore } = state;
   const host = new HostState(c, () => running.current.views);
-  const viewStore = new ResultStash({ ttlMs: c.limitDefault(Budget.view_store_ttl_ms), maxBytes: c.limitDefault(Budget.view_store_bytes) });
   // authorize_connector reaches connectors only through this port (start again after a login).
   // The registry's connectors as they are now (a reload adds and removes some).
   const ports = (owner: string): ConnectorPort[] => registry.seenBy(owner).map((c) => ({
@@ -125,7 +130,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   /** A server instance for one connection of one revision, acting for one principal (`local` unless HTTP auth names one). */
   const serverFor = (revision: Revision, principal?: Principal) => createServer(deps, revision, principal);
   const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); if (o.ok) for (const l of toolsChanged) l(); live.onReload?.(o); } }, c, running, registry);
-  return { config, running, registry, catalog, stash, host, serverFor, tools, pool, reload, pins, semantic, onToolsChanged, onPromptsChanged: prompts.onChanged };
+  return { config, running, registry, catalog, state, host, serverFor, tools, pool, reload, pins, semantic, onToolsChanged, onPromptsChanged: prompts.onChanged };
 }
 
 /** Watches the config file; each settled edit is judged and applied or refused (config/reload.ts), and written where doctor reads it. */

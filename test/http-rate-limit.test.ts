@@ -4,7 +4,7 @@
 // error, its body is never handed on, and another principal is still served.
 import { afterEach, describe, expect, it } from "vitest";
 import { core } from "../glue/decisions/core.js";
-import { MemoryRateWindows } from "../glue/http/rate-windows.js";
+import { MemoryRateWindows } from "../glue/store/rate-windows.js";
 import { startHttpServer, type HttpServer } from "../glue/http/server.js";
 import type { Authenticator } from "../glue/http/authenticator.js";
 import type { McpEndpoint } from "../glue/http/mcp-endpoint.js";
@@ -13,30 +13,30 @@ import { tokenPrincipal, type Principal } from "../glue/support/principal.js";
 const MINUTE = 60_000;
 
 describe("principal_requests_per_minute: the sliding window", () => {
-  it("admits `limit` requests in a minute, refuses the next with the time until the oldest leaves, and admits again once it has", () => {
+  it("admits `limit` requests in a minute, refuses the next with the time until the oldest leaves, and admits again once it has", async () => {
     const w = new MemoryRateWindows(core(), 3);
-    expect(w.take("a", 1_000)).toEqual({ ok: true });
-    expect(w.take("a", 2_000)).toEqual({ ok: true });
-    expect(w.take("a", 30_000)).toEqual({ ok: true });
-    expect(w.take("a", 40_000)).toEqual({ ok: false, retryAfterMs: 1_000 + MINUTE - 40_000, limit: 3 });
+    expect(await w.take("a", 1_000)).toEqual({ ok: true });
+    expect(await w.take("a", 2_000)).toEqual({ ok: true });
+    expect(await w.take("a", 30_000)).toEqual({ ok: true });
+    expect(await w.take("a", 40_000)).toEqual({ ok: false, retryAfterMs: 1_000 + MINUTE - 40_000, limit: 3 });
     // A refused request is not counted: the oldest still leaves at 61 s.
-    expect(w.take("a", 60_999)).toEqual({ ok: false, retryAfterMs: 1, limit: 3 });
-    expect(w.take("a", 61_000)).toEqual({ ok: true });
-    expect(w.take("a", 61_500)).toEqual({ ok: false, retryAfterMs: 2_000 + MINUTE - 61_500, limit: 3 });
+    expect(await w.take("a", 60_999)).toEqual({ ok: false, retryAfterMs: 1, limit: 3 });
+    expect(await w.take("a", 61_000)).toEqual({ ok: true });
+    expect(await w.take("a", 61_500)).toEqual({ ok: false, retryAfterMs: 2_000 + MINUTE - 61_500, limit: 3 });
   });
 
-  it("keeps each principal's window apart", () => {
+  it("keeps each principal's window apart", async () => {
     const w = new MemoryRateWindows(core(), 1);
-    expect(w.take("a", 0)).toEqual({ ok: true });
-    expect(w.take("a", 1)).toMatchObject({ ok: false });
-    expect(w.take("b", 2)).toEqual({ ok: true });
-    expect(w.take("b", 3)).toMatchObject({ ok: false });
+    expect(await w.take("a", 0)).toEqual({ ok: true });
+    expect(await w.take("a", 1)).toMatchObject({ ok: false });
+    expect(await w.take("b", 2)).toEqual({ ok: true });
+    expect(await w.take("b", 3)).toMatchObject({ ok: false });
   });
 
-  it("uses the budget's default when no limit is given (600 a minute)", () => {
+  it("uses the budget's default when no limit is given (600 a minute)", async () => {
     const w = new MemoryRateWindows(core());
-    for (let i = 0; i < 600; i++) expect(w.take("a", i)).toEqual({ ok: true });
-    expect(w.take("a", 600)).toMatchObject({ ok: false, limit: 600 });
+    for (let i = 0; i < 600; i++) expect(await w.take("a", i)).toEqual({ ok: true });
+    expect(await w.take("a", 600)).toMatchObject({ ok: false, limit: 600 });
   });
 });
 
@@ -73,7 +73,7 @@ describe("principal_requests_per_minute: at the HTTP door", () => {
       origins: { allowedOrigins: [], loopback: true },
       limits: { maxBytes: 65_536, maxDepth: 64, maxIdBytes: 256 },
       headerBytes: 16_384, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000,
-      ready: () => true,
+      ready: async () => true,
     });
     const post = (who: string, id: number) =>
       fetch(server!.url, { method: "POST", headers: { authorization: `Bearer ${who}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }) });

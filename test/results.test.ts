@@ -385,33 +385,33 @@ describe("ResultStash", () => {
   });
 });
 
-describe("ResultStash owners (team mode: nothing one person leaves is visible to another)", () => {
-  it("another owner's get of an id answers as an id never issued, and the owner still reads it", () => {
+describe("ResultStash owners (team mode: nothing one person leaves is visible to another)", async () => {
+  it("another owner's get of an id answers as an id never issued, and the owner still reads it", async () => {
     const s = new ResultStash({ ttlMs: 1000, maxBytes: 100 });
-    const id = s.for("p:alice").put("alice's rows")!;
-    expect(s.for("p:bob").get(id)).toBeUndefined();
-    expect(s.for("p:bob").get(id)).toBe(s.for("p:bob").get("00000000-0000-4000-8000-000000000000"));
-    expect(s.for("local").get(id)).toBeUndefined();
-    expect(s.for("p:alice").get(id)).toBe("alice's rows");
+    const id = (await s.for("p:alice").put("alice's rows"))!;
+    expect(await s.for("p:bob").get(id)).toBeUndefined();
+    expect(await s.for("p:bob").get(id)).toBe(await s.for("p:bob").get("00000000-0000-4000-8000-000000000000"));
+    expect(await s.for("local").get(id)).toBeUndefined();
+    expect(await s.for("p:alice").get(id)).toBe("alice's rows");
   });
 });
 
-describe("capText", () => {
+describe("capText", async () => {
   const stash = () => new ResultStash({ ttlMs: 60_000, maxBytes: 1_000_000 }).for("local");
 
-  it("passes a text at or under the cap through untouched", () => {
+  it("passes a text at or under the cap through untouched", async () => {
     const s = stash();
-    expect(capText("héllo", 6, s)).toEqual({ text: "héllo", truncated: false });
-    expect(s.get("00000000-0000-4000-8000-000000000000")).toBeUndefined();
+    expect(await capText("héllo", 6, s)).toEqual({ text: "héllo", truncated: false });
+    expect(await s.get("00000000-0000-4000-8000-000000000000")).toBeUndefined();
   });
 
-  it("cuts an oversized text to a UTF-8-safe first page and stashes the whole text", () => {
+  it("cuts an oversized text to a UTF-8-safe first page and stashes the whole text", async () => {
     const s = stash();
     const text = "ab😀cd😀ef";
-    const r = capText(text, 5, s);
+    const r = await capText(text, 5, s);
     expect(r).toEqual({ text: "ab", truncated: true, resultId: expect.stringMatching(UUID), totalBytes: 14, shownBytes: 2 });
     if (!r.truncated) return;
-    const full = s.get(r.resultId!)!;
+    const full = (await s.get(r.resultId!))!;
     expect(full).toBe(text);
     // Continuing at shownBytes pages the rest exactly.
     let rest = "";
@@ -423,22 +423,22 @@ describe("capText", () => {
     expect(r.text + rest).toBe(text);
   });
 
-  it("shows nothing rather than exceed a cap smaller than the first character", () => {
-    const r = capText("😀😀", 3, stash());
+  it("shows nothing rather than exceed a cap smaller than the first character", async () => {
+    const r = await capText("😀😀", 3, stash());
     expect(r).toMatchObject({ text: "", truncated: true, shownBytes: 0, totalBytes: 8 });
-    expect(capText("ab", 0, stash())).toMatchObject({ text: "", truncated: true, shownBytes: 0 });
+    expect(await capText("ab", 0, stash())).toMatchObject({ text: "", truncated: true, shownBytes: 0 });
   });
 
-  it("omits resultId when the stash refuses the text", () => {
-    const r = capText("x".repeat(50), 10, new ResultStash({ ttlMs: 1000, maxBytes: 20 }).for("local"));
+  it("omits resultId when the stash refuses the text", async () => {
+    const r = await capText("x".repeat(50), 10, new ResultStash({ ttlMs: 1000, maxBytes: 20 }).for("local"));
     expect(r).toEqual({ text: "x".repeat(10), truncated: true, totalBytes: 50, shownBytes: 10 });
     expect("resultId" in r).toBe(false);
   });
 
-  it("never shows more than the cap, and the shown page is a prefix of the text", () => {
-    fc.assert(
-      fc.property(unicodeText, fc.integer({ min: 0, max: 20 }), (text, cap) => {
-        const r = capText(text, cap, stash());
+  it("never shows more than the cap, and the shown page is a prefix of the text", async () => {
+    await fc.assert(
+      fc.asyncProperty(unicodeText, fc.integer({ min: 0, max: 20 }), async (text, cap) => {
+        const r = await capText(text, cap, stash());
         if (!r.truncated) {
           expect(r.text).toBe(text);
           return;

@@ -72,7 +72,7 @@ describe("offline view files", () => {
     expect(mode(dir)).toBe(0o700);
   });
 
-  it("a views directory that is a symbolic link is refused: no file anywhere, and the model is told why", () => {
+  it("a views directory that is a symbolic link is refused: no file anywhere, and the model is told why", async () => {
     const elsewhere = join(root, "elsewhere");
     mkdirSync(elsewhere, { mode: 0o777 });
     mkdirSync(join(root, "state"));
@@ -80,7 +80,7 @@ describe("offline view files", () => {
     const r = writeOfflineView(randomUUID(), page, null);
     expect(r).toEqual({ refused: expect.stringMatching(/symbolic link/) });
     expect(readdirSync(elsewhere)).toEqual([]);
-    const d = deliverView(EnvelopeFlag.view_file, page, { store: new ResultStash({ ttlMs: 1000, maxBytes: 100_000 }).for("local"), directory: null });
+    const d = await deliverView(EnvelopeFlag.view_file, page, { store: new ResultStash({ ttlMs: 1000, maxBytes: 100_000 }).for("local"), directory: null });
     expect(d?.note).toMatchObject({ delivery: "none", note: expect.stringMatching(/not written .*symbolic link/) });
     expect(readdirSync(elsewhere)).toEqual([]);
   });

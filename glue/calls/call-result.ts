@@ -17,7 +17,7 @@ interface ShapeOptions { mode: ResultMode; fields?: string[]; capBytes: number; 
 /** The result for the caller, and whether it is the downstream's own (`asIs`: mcp mode, no projection, not cut; spec/app-calls.md A6). */
 export interface Shaped { result: CallToolResult; asIs: boolean }
 
-export function shapeCallResult(result: ToolResult, opts: ShapeOptions): Shaped {
+export async function shapeCallResult(result: ToolResult, opts: ShapeOptions): Promise<Shaped> {
   const failed = reportedError(opts.address, result);
   if (failed) throw failed;
   if (opts.mode === "value" || opts.fields) {
@@ -25,12 +25,12 @@ export function shapeCallResult(result: ToolResult, opts: ShapeOptions): Shaped 
     const data = u.ok ? project(u.data, opts.fields) : undefined;
     const value = opts.mode === "value" ? { ok: true, data } : data;
     const text = JSON.stringify(value) ?? "null";
-    return { result: capped(text, true, opts) ?? { content: [{ type: "text", text }], ...(isJsonObject(value) && { structuredContent: value }) }, asIs: false };
+    return { result: (await capped(text, true, opts)) ?? { content: [{ type: "text", text }], ...(isJsonObject(value) && { structuredContent: value }) }, asIs: false };
   }
   // mcp mode: text blocks are measured as text; anything else by its JSON.
   const allText = result.content.every((b) => b.type === "text");
   const text = allText ? result.content.map((b) => b.text as string).join("\n") : JSON.stringify(result.content);
-  const cut = capped(text, allText, opts);
+  const cut = await capped(text, allText, opts);
   if (cut) return { result: cut, asIs: false };
   // The downstream's `_meta` is handed on only as the core decides (withAppUi); a plain host never sees it.
   const { _meta: _downstreamMeta, ...own } = result;
@@ -47,8 +47,8 @@ function project(v: unknown, fields: string[] | undefined): unknown {
 }
 
 /** Over the cap: the first page (when it reads as text) and a notice with the stash id; else undefined. */
-function capped(text: string, pageable: boolean, o: ShapeOptions): CallToolResult | undefined {
-  const c = capText(text, o.capBytes, o.stash);
+async function capped(text: string, pageable: boolean, o: ShapeOptions): Promise<CallToolResult | undefined> {
+  const c = await capText(text, o.capBytes, o.stash);
   if (!c.truncated) return undefined;
   const notice = {
     truncated: true,

@@ -9,7 +9,9 @@ import { isLoopbackHost } from "../support/loopback-host.js";
 import { core } from "../decisions/core.js";
 import { Budget, SHUTDOWN_GRACE_MS } from "../decisions/generated/spec.js";
 import { localOnly, type Authenticator } from "../http/authenticator.js";
-import { MemoryRateWindows } from "../http/rate-windows.js";
+import { memoryStore } from "../store/memory-store.js";
+import { storeLimits } from "../store/limits.js";
+import type { StateStore } from "../store/state-store.js";
 import { MCP_PATH } from "../http/paths.js";
 import { teamCallbackUrl } from "../support/callback-url.js";
 import { TeamCallbacks } from "../auth/team-callbacks.js";
@@ -36,7 +38,8 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
   const listening = () => http?.url ?? `http://${listen.host}:${listen.port}${MCP_PATH}`;
   // With auth, per-user logins come back to atrium's own callback under its public URL (spec/oauth.md O13).
   const callbacks = config.http.auth ? new TeamCallbacks(c, () => teamCallbackUrl(config.http.publicUrl ?? listening().slice(0, -MCP_PATH.length))) : undefined;
-  const app = createApp(config, version, pool, log, file === undefined ? undefined : { file }, { shared: true, callbacks });
+  const store = await stateStoreFor(config);
+  const app = createApp(config, version, pool, log, file === undefined ? undefined : { file }, { shared: true, callbacks, store });
   app.pins.watch();
   const authenticator: Authenticator = await authenticatorFor(config, resourceOf(config, listening));
   const limits = { maxBytes: c.limitDefault(Budget.request_line_bytes), maxDepth: c.limitDefault(Budget.request_depth), maxIdBytes: c.limitDefault(Budget.echo_clamp_chars) };
@@ -46,19 +49,21 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
     maxBodyBytes: limits.maxBytes,
     maxSessions: c.limitDefault(Budget.http_sessions),
     sessionIdleMs: c.limitDefault(Budget.http_session_idle_ms),
+    records: store.sessions,
   });
   // 2026-07-28 hosts hear list changes on subscriptions/listen; 2025-11-25 sessions from their own instance.
   app.onToolsChanged(() => endpoint.notify.toolsChanged());
   app.onPromptsChanged(() => endpoint.notify.promptsChanged());
   try {
     http = await startHttpServer({
-      host: listen.host, port: listen.port, endpoint, authenticator, limits, rates: new MemoryRateWindows(c),
+      host: listen.host, port: listen.port, endpoint, authenticator, limits, rates: store.rates,
       origins: { allowedOrigins: config.http.allowedOrigins, loopback: isLoopbackHost(listen.host), publicHost: config.http.publicUrl ? new URL(config.http.publicUrl).hostname : undefined },
       headerBytes: c.limitDefault(Budget.http_header_bytes),
       headersTimeoutMs: c.limitDefault(Budget.http_headers_timeout_ms),
       requestTimeoutMs: c.limitDefault(Budget.http_request_timeout_ms),
       callbacks,
-      ready: () => true,
+      // Ready when the store answers (always, in memory).
+      ready: () => store.ready(),
       log: (line) => void process.stderr.write(`${line}\n`),
     });
   } catch (e) {
@@ -75,6 +80,7 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
     process.stderr.write(`atrium: stopping (${signal}): new requests get 503; ${http.inFlight} in flight may finish within ${graceMs} ms\n`);
     await http.drain(graceMs);
     await http.close();
+    await store.close();
     await Promise.race([app.registry.stopAll().then(() => log?.flush()), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
     app.registry.killAll();
     process.exit(0);
@@ -87,6 +93,14 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
   void started.then(() => app.semantic.start());
   process.stderr.write(`atrium ${version} is serving MCP at ${http.url} (Streamable HTTP, both revisions${config.http.auth ? `; tokens from ${config.http.auth.issuer}` : "; this machine only, no sign-in"}).\n`);
   return undefined;
+}
+
+/** atrium.store's Redis when configured (loaded only then), else this process's memory. */
+async function stateStoreFor(config: AtriumConfig): Promise<StateStore> {
+  const limits = storeLimits(core(), config.results);
+  if (!config.store) return memoryStore(core(), limits);
+  const { redisStore } = await import("../store/redis-store.js");
+  return redisStore(core(), config.store, limits, (line) => void process.stderr.write(`${line}\n`));
 }
 
 /** localOnly without atrium.http.auth; else the token verifier, its issuer's key set fetched once before the first request (a failure leaves /readyz at 503 and tokens at 503 until it answers). */

@@ -148,6 +148,16 @@ export interface HttpConfig {
   auth: HttpAuthConfig | null;
 }
 
+/** atrium.store: where state that outlives a request lives (glue/store/). Without it, in this process's memory. */
+export interface StoreConfig {
+  /** redis:// or rediss:// (Redis 7 or Valkey; a password in the URL is never logged). */
+  url: string;
+  /** Every key atrium writes starts with this (several atriums may share one server). */
+  keyPrefix: string;
+}
+/** atrium.store.keyPrefix when none is set. */
+export const DEFAULT_STORE_PREFIX = "atrium:";
+
 export interface AtriumConfig {
   /** In file order. */
   connectors: ConnectorConfig[];
@@ -160,6 +170,8 @@ export interface AtriumConfig {
   http: HttpConfig;
   /** atrium.access (spec/access.md): null when absent (every principal may use every connector). */
   access: AccessRuleConfig[] | null;
+  /** atrium.store: null keeps state in memory (one process). */
+  store: StoreConfig | null;
   warnings: ConfigError[];
 }
 
@@ -170,7 +182,8 @@ export type ValidationResult =
 // ---- key tables -------------------------------------------------------------------------
 
 export const TOP_KEYS = ["mcpServers", "atrium"] as const;
-export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors", "log", "search", "http", "access"] as const;
+export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors", "log", "search", "http", "access", "store"] as const;
+export const STORE_KEYS = ["url", "keyPrefix"] as const;
 export const HTTP_SERVE_KEYS = ["listen", "allowedOrigins", "publicUrl", "auth"] as const;
 export const HTTP_AUTH_KEYS = ["issuer", "audience", "requiredScopes", "groupsClaim"] as const;
 export const ACCESS_RULE_KEYS = ["groups", "connectors"] as const;

@@ -1,7 +1,9 @@
 // Team mode's config sections: atrium.http (where `serve --http` listens, which origins it
-// serves, its public URL and its resource-server settings) and atrium.access (which connectors
-// a principal's groups may use; the core decides with these rules, spec/access.md).
-import { DEFAULT_LISTEN, HTTP_AUTH_KEYS, ACCESS_RULE_KEYS, type HttpAuthConfig, type HttpConfig, type HttpListen } from "./schema.js";
+// serves, its public URL and its resource-server settings), atrium.access (which connectors
+// a principal's groups may use; the core decides with these rules, spec/access.md) and
+// atrium.store (the shared store replicas keep their state in).
+import { DEFAULT_LISTEN, DEFAULT_STORE_PREFIX, HTTP_AUTH_KEYS, ACCESS_RULE_KEYS, type HttpAuthConfig, type HttpConfig, type HttpListen, type StoreConfig } from "./schema.js";
+import { STORE_PREFIX_CHARS_MAX } from "../decisions/generated/spec.js";
 import type { AccessRuleConfig } from "../decisions/facts/access.js";
 import { PORT_MAX } from "../support/wire.js";
 import { isLoopbackHost } from "../support/loopback-host.js";
@@ -81,4 +83,24 @@ export function accessOf(ctx: Ctx, value: unknown, connectorIds: ReadonlySet<str
     const groups = own(rule, "groups") === undefined ? undefined : list(ctx, `${p}.groups`, own(rule, "groups"), (q, g) => text(ctx, q, g));
     return groups === undefined ? { connectors } : { groups, connectors };
   });
+}
+
+/** atrium.store: a redis:// or rediss:// URL and a key prefix (printable, no spaces, at most STORE_PREFIX_CHARS_MAX). */
+export function storeOf(ctx: Ctx, block: Obj): StoreConfig | null {
+  const path = "atrium.store";
+  const url = text(ctx, `${path}.url`, own(block, "url"));
+  if (own(block, "url") === undefined) fail(ctx, `${path}.url`, `missing: the Redis or Valkey server, e.g. "redis://127.0.0.1:6379" (rediss:// for TLS)`);
+  else if (url !== undefined) {
+    let u: URL | undefined;
+    try {
+      u = new URL(url);
+    } catch {
+      u = undefined;
+    }
+    // The URL may carry a password: never echo it back.
+    if (!u || (u.protocol !== "redis:" && u.protocol !== "rediss:") || u.hostname === "") return fail(ctx, `${path}.url`, `must be a redis:// or rediss:// URL with a host (its text is not shown: it may hold a password)`) ?? null;
+  }
+  const keyPrefix = text(ctx, `${path}.keyPrefix`, own(block, "keyPrefix")) ?? DEFAULT_STORE_PREFIX;
+  if (!/^[\x21-\x7E]+$/.test(keyPrefix) || keyPrefix.length > STORE_PREFIX_CHARS_MAX) fail(ctx, `${path}.keyPrefix`, `must be 1 to ${STORE_PREFIX_CHARS_MAX} printable characters without spaces, got ${show(keyPrefix, ctx)}`);
+  return url !== undefined ? { url, keyPrefix } : null;
 }

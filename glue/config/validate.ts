@@ -5,7 +5,7 @@
 import type { Core } from "../decisions/core.js";
 import { Budget, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../decisions/generated/spec.js";
 import {
-  ATRIUM_KEYS, CONNECTOR_ID, EMBED_APIS, EMBEDDER_KEYS, SEARCH_KEYS, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, PROTOCOL_SETTINGS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
+  ATRIUM_KEYS, STORE_KEYS, CONNECTOR_ID, EMBED_APIS, EMBEDDER_KEYS, SEARCH_KEYS, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, PROTOCOL_SETTINGS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
   OAUTH_KEYS, CONNECTOR_AUTH, STDIO_KEYS, HTTP_SERVE_KEYS, LOG_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
   type AtriumConfig, type ConnectorAuth, type ConnectorConfig, type LifecycleConfig, type LogConfig, type OAuthSettings, type ProtocolSetting, type EmbedApi, type ResultsConfig, type SandboxConfig, type SearchConfig, type ValidationResult, type ViewsConfig,
 } from "./schema.js";
@@ -14,7 +14,7 @@ import { at, bool, expected, fail, headerName, headerValue, httpUrl, idMessage, 
 import { notLoopback } from "../auth/loopback.js";
 import { PIN_POLICY_SETTINGS, type PinPolicySetting } from "../pins/facts.js";
 import { hostKeyWarning } from "./host-keys.js";
-import { accessOf, httpOf } from "./validate-team.js";
+import { accessOf, httpOf, storeOf } from "./validate-team.js";
 
 
 export function validateConfig(raw: unknown, core: Core): ValidationResult {
@@ -64,13 +64,15 @@ function root(ctx: Ctx, raw: unknown): AtriumConfig | undefined {
   const search = searchOf(ctx, section(ctx, "atrium.search", own(atrium, "search"), SEARCH_KEYS));
   const http = httpOf(ctx, section(ctx, "atrium.http", own(atrium, "http"), HTTP_SERVE_KEYS));
   const access = accessOf(ctx, own(atrium, "access"), new Set(connectors.flatMap((c) => (c.id === undefined ? [] : [c.id]))));
+  const storeBlock = own(atrium, "store");
+  const store = storeBlock === undefined || storeBlock === null ? null : storeOf(ctx, section(ctx, "atrium.store", storeBlock, STORE_KEYS));
 
   // A connector without its own cap or start deadline inherits the atrium-wide one.
   for (const c of connectors) {
     c.maxResultBytes ??= results.directResultBytes;
     c.startTimeoutMs ??= lifecycle.startTimeoutMs;
   }
-  return { connectors: connectors as ConnectorConfig[], lifecycle, sandbox, views, results, log, search, http, access, warnings: ctx.warnings };
+  return { connectors: connectors as ConnectorConfig[], lifecycle, sandbox, views, results, log, search, http, access, store, warnings: ctx.warnings };
 }
 
 function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfig> {

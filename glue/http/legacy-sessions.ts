@@ -2,13 +2,17 @@
 // transport, one server instance per session as on stdio. A session belongs to the principal that
 // opened it: another principal's id, an ended one and one never issued all answer the same 404, so
 // no one learns which ids exist. Sessions are bounded in number (http_sessions: past it, idle ones
-// are ended first, then 503) and in idleness (http_session_idle_ms). Kept in this process; the
-// shared store of team mode II takes the ids, not the live transports.
+// are ended first, then 503) and in idleness (http_session_idle_ms). With a shared store
+// (`records`), each session's owner and initialize are kept there too: a request that lands on
+// another replica opens the same session there by replaying its initialize (the host never knows),
+// and a session ended anywhere (DELETE, idleness) ends everywhere at its next request.
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, isInitializeRequest, type AuthInfo, type Server } from "@modelcontextprotocol/server";
 import type { Principal } from "../support/principal.js";
 import { HTTP_STATUS, JSONRPC_SESSION_NOT_FOUND } from "../support/wire.js";
-import { SSE_RETRY_MS } from "../decisions/generated/spec.js";
+import { SSE_RETRY_MS, STORE_SESSION_INIT_BYTES_MAX } from "../decisions/generated/spec.js";
+import { AtriumError } from "../support/errors.js";
+import type { SessionRecords } from "../store/state-store.js";
 import { SessionEvents } from "./session-events.js";
 
 interface Session {
@@ -23,6 +27,8 @@ export interface LegacySessionsOptions {
   maxSessions: number;
   idleMs: number;
   maxBodyBytes: number;
+  /** The shared store's session records (replicas); without them a session lives in this process only. */
+  records?: SessionRecords;
   now?: () => number;
 }
 
@@ -31,6 +37,8 @@ const jsonRpcError = (status: number, code: number, message: string, headers: Re
 
 export class LegacySessions {
   private readonly sessions = new Map<string, Session>();
+  /** Sessions being opened here from the store's record, so two requests for one id open it once. */
+  private readonly reopening = new Map<string, Promise<Session | undefined>>();
   private readonly now: () => number;
   private closing = false;
 
@@ -52,16 +60,73 @@ export class LegacySessions {
       if (this.sessions.size >= this.opts.maxSessions) return jsonRpcError(HTTP_STATUS.unavailable, JSONRPC_SESSION_NOT_FOUND, `too many sessions (http_sessions, ${this.opts.maxSessions}); try again later`, { "retry-after": "1" });
       return this.open(request, parsedBody, principal, authInfo);
     }
-    const session = this.sessions.get(id);
+    const session = await this.find(id, request, principal, authInfo);
     // One answer for an id never issued, one that ended and one of another principal.
     if (!session || session.principal !== principal.id) return jsonRpcError(HTTP_STATUS.notFound, JSONRPC_SESSION_NOT_FOUND, "Session not found");
     session.lastUsed = this.now();
-    return session.transport.handleRequest(request, { parsedBody, authInfo });
+    const response = await session.transport.handleRequest(request, { parsedBody, authInfo });
+    if (request.method === "DELETE" && response.ok) await this.opts.records?.drop(id);
+    return response;
+  }
+
+  /** This process's session, checked against the store's record when there is one (ended elsewhere: ended here); else opened from the record. */
+  private async find(id: string, request: Request, principal: Principal, authInfo: AuthInfo): Promise<Session | undefined> {
+    const local = this.sessions.get(id);
+    const records = this.opts.records;
+    if (!records) return local;
+    if (local && local.principal !== principal.id) return undefined;
+    const record = await records.touch(id, this.opts.idleMs);
+    if (!record || record.principal !== principal.id) {
+      if (local && !record) this.end(id, local);
+      return undefined;
+    }
+    if (local) return local;
+    const pending = this.reopening.get(id) ?? this.reopen(id, record.init, request, principal, authInfo).finally(() => this.reopening.delete(id));
+    this.reopening.set(id, pending);
+    return pending;
+  }
+
+  /** Opens session `id` in this process as it was opened elsewhere: its initialize replayed, then initialized. */
+  private async reopen(id: string, init: string, request: Request, principal: Principal, authInfo: AuthInfo): Promise<Session | undefined> {
+    if (this.closing) return undefined;
+    if (this.sessions.size >= this.opts.maxSessions) this.endIdlest();
+    const transport = this.transport(principal, () => id);
+    await this.opts.serverFor(principal).connect(transport);
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const replay = (body: string, extra: Record<string, string> = {}) => new Request(request.url, { method: "POST", headers: { ...headers, ...extra }, body });
+    const opened = await transport.handleRequest(replay(init), { parsedBody: JSON.parse(init) as unknown, authInfo });
+    await opened.body?.cancel();
+    const version = request.headers.get("mcp-protocol-version");
+    const initialized = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const ack = await transport.handleRequest(replay(initialized, { "mcp-session-id": id, ...(version && { "mcp-protocol-version": version }) }), { parsedBody: JSON.parse(initialized) as unknown, authInfo });
+    await ack.body?.cancel();
+    return this.sessions.get(id);
   }
 
   private async open(request: Request, parsedBody: unknown, principal: Principal, authInfo: AuthInfo): Promise<Response> {
+    const transport = this.transport(principal, randomUUID);
+    await this.opts.serverFor(principal).connect(transport);
+    const response = await transport.handleRequest(request, { parsedBody, authInfo });
+    const id = transport.sessionId;
+    const records = this.opts.records;
+    if (id === undefined || !records) return response;
+    // Kept in the store before the host hears the id, so its next request may land on any replica.
+    const init = JSON.stringify(parsedBody);
+    if (Buffer.byteLength(init) > STORE_SESSION_INIT_BYTES_MAX) return response;
+    try {
+      await records.save(id, { principal: principal.id, init }, this.opts.idleMs);
+    } catch (e) {
+      const s = this.sessions.get(id);
+      if (s) this.end(id, s);
+      await response.body?.cancel();
+      return jsonRpcError(HTTP_STATUS.unavailable, JSONRPC_SESSION_NOT_FOUND, e instanceof AtriumError ? e.message : "the session could not be kept", { "retry-after": "1" });
+    }
+    return response;
+  }
+
+  private transport(principal: Principal, sessionIdGenerator: () => string): WebStandardStreamableHTTPServerTransport {
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
+      sessionIdGenerator,
       maxRequestBodySize: this.opts.maxBodyBytes,
       eventStore: new SessionEvents(),
       retryInterval: SSE_RETRY_MS,
@@ -71,8 +136,7 @@ export class LegacySessions {
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
     };
-    await this.opts.serverFor(principal).connect(transport);
-    return transport.handleRequest(request, { parsedBody, authInfo });
+    return transport;
   }
 
   /** Sessions idle past http_session_idle_ms end (their ids then answer 404). */

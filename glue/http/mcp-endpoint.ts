@@ -7,6 +7,7 @@ import { createMcpHandler, isLegacyRequest, type AuthInfo, type Server, type Ser
 import type { Revision } from "../decisions/generated/spec.js";
 import type { Principal } from "../support/principal.js";
 import { LegacySessions } from "./legacy-sessions.js";
+import type { SessionRecords } from "../store/state-store.js";
 
 export interface McpEndpointOptions {
   serverFor: (revision: Revision, principal: Principal) => Server;
@@ -14,6 +15,8 @@ export interface McpEndpointOptions {
   maxBodyBytes: number;
   maxSessions: number;
   sessionIdleMs: number;
+  /** The shared store's 2025-11-25 session records, so any replica serves any session. */
+  records?: SessionRecords;
   onerror?: (error: Error) => void;
 }
 
@@ -42,7 +45,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
     maxRequestBodySize: opts.maxBodyBytes,
     onerror: opts.onerror,
   });
-  const legacy = new LegacySessions({ serverFor: (p) => opts.serverFor(opts.revisionOf("legacy"), p), maxSessions: opts.maxSessions, idleMs: opts.sessionIdleMs, maxBodyBytes: opts.maxBodyBytes });
+  const legacy = new LegacySessions({ serverFor: (p) => opts.serverFor(opts.revisionOf("legacy"), p), maxSessions: opts.maxSessions, idleMs: opts.sessionIdleMs, maxBodyBytes: opts.maxBodyBytes, records: opts.records });
   return {
     async handle(request, parsedBody, principal) {
       const authInfo = authInfoOf(principal);

@@ -11,7 +11,7 @@ import type { LineLimits } from "../support/line-reader.js";
 import { HTTP_STATUS, JSONRPC_RATE_LIMITED, PLAIN_PAGE } from "../support/wire.js";
 import { AtriumError } from "../support/errors.js";
 import { MS_PER_SECOND } from "../support/format.js";
-import type { RateWindows } from "./rate-windows.js";
+import type { RateWindows } from "../store/rate-windows.js";
 import { judgeLine } from "../transport/jsonrpc-guard.js";
 import type { Authentication, Authenticator, Refusal } from "./authenticator.js";
 import type { McpEndpoint } from "./mcp-endpoint.js";
@@ -36,7 +36,7 @@ export interface HttpServerOptions {
   /** Team mode: where per-user logins' browsers come back (GET /oauth/callback, auth/team-callbacks.ts). */
   callbacks?: { answer(target: string): { status: number; page: string } };
   /** Whether the config is loaded and the parts a request needs answer (/readyz). */
-  ready: () => boolean;
+  ready: () => Promise<boolean>;
   log?: (line: string) => void;
 }
 
@@ -70,6 +70,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       return;
     }
     serve(req, res).catch((e) => {
+      // The shared store not answering is a typed, retryable 503, not a failure of atrium's.
+      if (e instanceof AtriumError && e.code === "unavailable" && !res.headersSent) return refuse(res, HTTP_STATUS.unavailable, "unavailable", e.message, { "retry-after": "1" });
       opts.log?.(`atrium: an HTTP request failed: ${(e as Error).message}`);
       if (!res.headersSent) refuse(res, HTTP_STATUS.serverError, "internal", "the request could not be answered");
       else res.destroy();
@@ -82,7 +84,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     const path = pathOf(req.url);
     if (path === "/healthz" && req.method === "GET") return writeJson(res, HTTP_STATUS.ok, { status: "ok" });
     if (path === "/readyz" && req.method === "GET") {
-      const ready = opts.ready() && opts.authenticator.ready();
+      const ready = (await opts.ready()) && opts.authenticator.ready();
       return writeJson(res, ready ? HTTP_STATUS.ok : HTTP_STATUS.unavailable, { status: ready ? "ready" : "not ready" });
     }
     const document = path === undefined ? undefined : opts.authenticator.documentAt(path);
@@ -101,7 +103,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     if (bad) return refuse(res, HTTP_STATUS.forbidden, "forbidden", bad);
     const auth: Authentication = await opts.authenticator.authenticate(header(req, "authorization"));
     if (!auth.ok) return writeRefusal(res, auth);
-    const rate = opts.rates.take(auth.principal.id, (opts.now ?? Date.now)());
+    const rate = await opts.rates.take(auth.principal.id, (opts.now ?? Date.now)());
     if (!rate.ok) return writeRateLimited(res, rate.retryAfterMs, rate.limit);
 
     let body: Buffer | undefined;

@@ -23,7 +23,7 @@ export interface ProgramFacts {
   views: ViewDeps;
 }
 
-export function programResult(core: Core, f: ProgramFacts): CallToolResult {
+export async function programResult(core: Core, f: ProgramFacts): Promise<CallToolResult> {
   const o = f.outcome;
   const run = "stopped" in o && !("logs" in o) ? undefined : nestingChecked(core, o as RunOutcome, f.returnChars);
   const success = run?.ok === true;
@@ -38,7 +38,7 @@ export function programResult(core: Core, f: ProgramFacts): CallToolResult {
   if (run?.logsDropped) body.logLinesDropped = run.logsDropped;
   if (has(EnvelopeFlag.blocks)) body.emitted = blocks.length;
   if (has(EnvelopeFlag.note_blocks_discarded)) body.emittedDiscarded = blocks.length;
-  const view = acceptedView ? deliverView(flags, acceptedView, f.views) : undefined;
+  const view = acceptedView ? await deliverView(flags, acceptedView, f.views) : undefined;
   if (view) body.view = view.note;
   if (f.diagnostics) body.diagnostics = { ...f.diagnostics, ...(acceptedView && { viewBytes: acceptedView.bytes }) };
   const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(body) }];

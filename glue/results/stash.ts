@@ -1,4 +1,5 @@
-// Full texts of cut results, kept briefly so get_result can page them.
+// Full texts of cut results, kept briefly so get_result can page them (this is the in-memory
+// stash of one process; replicas share store/redis-stash.ts behind the same OwnedStash).
 // Bounded in time (TTL from put) and in total UTF-8 bytes; no timers, so it never
 // keeps the process alive: expiry happens lazily on put/get. Each entry belongs to the principal
 // that put it: another principal's get of its id answers exactly as an id never issued (team
@@ -24,9 +25,9 @@ interface Entry {
 /** One principal's side of a stash: what a request holds (ToolContext.stash, .viewStore). */
 export interface OwnedStash {
   /** Stores `text` and returns its unguessable id, or undefined if it alone exceeds the stash's bytes. */
-  put(text: string): string | undefined;
+  put(text: string): Promise<string | undefined>;
   /** The text stored under `id` by this owner, or undefined (unknown, expired, or another owner's). */
-  get(id: string): string | undefined;
+  get(id: string): Promise<string | undefined>;
 }
 
 export class ResultStash {
@@ -47,7 +48,7 @@ export class ResultStash {
 
   /** The stash as `owner` (a principal id) sees it. */
   for(owner: string): OwnedStash {
-    return { put: (text) => this.put(owner, text), get: (id) => this.get(owner, id) };
+    return { put: async (text) => this.put(owner, text), get: async (id) => this.get(owner, id) };
   }
 
   /** Stores `text` for `owner` and returns its unguessable id, or undefined if it alone exceeds maxBytes. */

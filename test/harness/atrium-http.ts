@@ -62,8 +62,8 @@ export interface HttpClient {
 }
 
 /** An SDK client on `revision` (2025-11-25: initialize and a session; 2026-07-28: stateless), with extra headers (a bearer token). */
-export async function connectHttp(url: string, opts: { revision?: "2025-11-25" | "2026-07-28"; headers?: Record<string, string>; capabilities?: Record<string, unknown> } = {}): Promise<HttpClient> {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: opts.headers ?? {} } });
+export async function connectHttp(url: string, opts: { revision?: "2025-11-25" | "2026-07-28"; headers?: Record<string, string>; capabilities?: Record<string, unknown>; fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response> } = {}): Promise<HttpClient> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: opts.headers ?? {} }, ...(opts.fetch && { fetch: opts.fetch }) });
   const client = new Client(
     { name: "atrium-http-test", version: "0.0.0" },
     { capabilities: { ...opts.capabilities } as never, ...(opts.revision === "2026-07-28" && { versionNegotiation: { mode: { pin: "2026-07-28" } } }) },

@@ -1262,6 +1262,16 @@ export const EMBED_CACHE_SAVE_TOOLS = 512;
 export const EMBED_CODE_MAX = 127;
 /** 512 MiB: V8 heap of the embedding worker (the model's weights live in wasm memory beside it) */
 export const EMBED_WORKER_OLD_GENERATION_MB = 512;
+/** 2000 ms: Deadline of one operation on the shared store (a read, a write, a publish); a store that misses it makes that request unavailable (retryable) instead of holding it */
+export const STORE_OP_MS = 2000;
+/** 50 ms: First wait before reaching a store that went away again; it doubles (CONNECTOR_BACKOFF_FACTOR) up to STORE_CONNECT_BACKOFF_MAX_MS */
+export const STORE_CONNECT_BACKOFF_FIRST_MS = 50;
+/** 5000 ms: Longest wait between two attempts to reach a store that went away; atrium keeps trying by itself, /readyz is 503 meanwhile */
+export const STORE_CONNECT_BACKOFF_MAX_MS = 5000;
+/** 64 characters: Length of atrium.store.keyPrefix */
+export const STORE_PREFIX_CHARS_MAX = 64;
+/** 65536 bytes: The initialize request a 2025-11-25 session is opened with, kept in the store so another replica can serve the session; a longer one opens a session only its own replica serves */
+export const STORE_SESSION_INIT_BYTES_MAX = 65536;
 
 /** The bounds the view shell reads: glue/build/view-shell.ts injects this object into the shell document. */
 export const SHELL_BOUNDS = {

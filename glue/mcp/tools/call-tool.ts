@@ -20,7 +20,7 @@ const common = {
 async function callThrough(args: { address: string; args?: Record<string, unknown>; resultMode: "mcp" | "value"; fields?: string[] }, ctx: Pick<ToolContext, "catalog" | "core" | "downstream" | "principal" | "config" | "stash" | "signal" | "host" | "activity" | "requestMeta" | "relayProgress">, allowApproval: boolean) {
   const path = ctx.requestMeta?.[VIEW_READ_META] === true ? "view" : "direct";
   const { entry, result } = await invoke({ catalog: ctx.catalog, core: ctx.core, downstream: ctx.downstream, callPayloadBytes: ctx.config.sandbox.callPayloadBytes, activity: ctx.activity }, { principal: ctx.principal, address: args.address, args: args.args, allowApproval, signal: ctx.signal, path, onProgress: ctx.relayProgress });
-  const shaped = shapeCallResult(result, { mode: args.resultMode, fields: args.fields, capBytes: entry.maxResultBytes, stash: ctx.stash, address: entry.address });
+  const shaped = await shapeCallResult(result, { mode: args.resultMode, fields: args.fields, capBytes: entry.maxResultBytes, stash: ctx.stash, address: entry.address });
   // A downstream UI (spec/app-calls.md A6): named under atrium's URI for an Apps host, the downstream's own result only.
   return withAppUi(ctx.core, ctx.host, { connector: entry.connectorId, toolUi: entry.ui, downstreamMeta: result._meta, shaped: shaped.result, asIs: shaped.asIs });
 }

@@ -18,7 +18,7 @@ export const getResult = defineTool({
     maxBytes: z.number().int().min(1).optional(),
   }).strict(),
   async run(args, ctx) {
-    const text = ctx.stash.get(args.id);
+    const text = await ctx.stash.get(args.id);
     if (text === undefined) throw new AtriumError("not_found", "no such result: it never existed or has expired; call the tool again");
     const total = utf8Length(text);
     const page = sliceUtf8(text, Math.min(args.offset, total), args.maxBytes ?? ctx.config.results.directResultBytes);

@@ -16,7 +16,7 @@ export const getView = defineTool({
   _meta: { ui: { visibility: ["app"] } },
   input: z.object({ id: z.string().min(1).max(VIEW_ID_CHARS_MAX) }).strict(),
   async run(args, ctx) {
-    const text = ctx.viewStore.get(args.id);
+    const text = await ctx.viewStore.get(args.id);
     if (text === undefined) throw new AtriumError("not_found", "no such view: it never existed or has expired; run the program again");
     return jsonResult({ id: args.id, ...JSON.parse(text) });
   },

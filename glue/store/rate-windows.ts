@@ -1,8 +1,8 @@
 // Requests per principal in a sliding minute (principal_requests_per_minute): the core judges
 // whether one more fits (budgetCheck); past it the request is refused with rate_limited and how
 // long until the oldest request in the window leaves it. One principal's burst is refused at
-// the door, before its body is read, so it costs others nothing. Kept in memory behind
-// `RateWindows`, the seam a shared store (team mode II) implements for replicas.
+// the door, before its body is read, so it costs others nothing. Behind `RateWindows`: in memory
+// here, in the shared store for replicas (redis-rate-windows.ts).
 import type { Core } from "../decisions/core.js";
 import { Budget, BudgetCheck } from "../decisions/generated/spec.js";
 import { MS_PER_MINUTE } from "../support/format.js";
@@ -11,7 +11,7 @@ export type RateAnswer = { ok: true } | { ok: false; retryAfterMs: number; limit
 
 export interface RateWindows {
   /** Counts one request of `principal` at `now` when it fits; else how long until one would. */
-  take(principal: string, now: number): RateAnswer;
+  take(principal: string, now: number): Promise<RateAnswer>;
 }
 
 export class MemoryRateWindows implements RateWindows {
@@ -21,7 +21,7 @@ export class MemoryRateWindows implements RateWindows {
 
   constructor(private readonly core: Core, private readonly limit: number = core.limitDefault(Budget.principal_requests_per_minute)) {}
 
-  take(principal: string, now: number): RateAnswer {
+  async take(principal: string, now: number): Promise<RateAnswer> {
     this.sweep(now);
     const times = this.windows.get(principal) ?? [];
     while (times.length > 0 && times[0] <= now - MS_PER_MINUTE) times.shift();
