@@ -7,6 +7,7 @@
 // tools newly quarantined by the pin check (pins/service.ts) through its hook.
 // The config is held by `running` (a reload replaces it): each tool call reads it when it starts.
 import { MemoryProgramSlots } from "./mcp/program-slots.js";
+import { ParkedRuns } from "./mcp/parked-runs.js";
 import { core } from "./decisions/core.js";
 import type { AtriumConfig } from "./config/schema.js";
 import { RunningConfig } from "./config/running.js";
@@ -37,7 +38,7 @@ import { AppResources } from "./apps/resources.js";
 import { DownstreamPrompts } from "./calls/prompts.js";
 import { DownstreamAccess } from "./calls/invoke.js";
 import { askerFor, type HostToAsk } from "./calls/downstream-questions.js";
-import type { Revision } from "./decisions/generated/spec.js";
+import { STORE_OP_MS, type Revision } from "./decisions/generated/spec.js";
 import type { SandboxPool } from "./sandbox/pool.js";
 import { startSandboxPool } from "./sandbox/start-pool.js";
 import { noActivity, type ActivitySink } from "./activity/events.js";
@@ -126,7 +127,10 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   // Each request sees the catalog its principal may use under the rules in force (a reload applies to the next request).
   // A principal other than `local` sees per-user connectors as its own instances: its scope names it as the owner.
   const catalogFor = (principal: Principal) => catalog.scopedTo(ownedScope(accessScope(c, running.current.access, principal, catalog.connectorNames()), principal, registry.hasPerUser()));
-  const deps = { version, tools, host, onToolsChanged, catalogFor, context: { core: c, catalog, downstream, semantic, stash, viewStore, programSlots: new MemoryProgramSlots(c), get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions };
+  // Runs parked on a 2026-07-28 question; with replicas, a retry for another's run is carried there (a leg lasts at most a run's wall time).
+  const parked = new ParkedRuns(state.bus && { bus: state.bus, waitMs: () => running.current.sandbox.programWallMs + STORE_OP_MS });
+  void parked.listen();
+  const deps = { version, tools, host, onToolsChanged, catalogFor, context: { core: c, catalog, downstream, semantic, stash, viewStore, parked, programSlots: new MemoryProgramSlots(c), get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions };
   /** A server instance for one connection of one revision, acting for one principal (`local` unless HTTP auth names one). */
   const serverFor = (revision: Revision, principal?: Principal) => createServer(deps, revision, principal);
   const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); if (o.ok) for (const l of toolsChanged) l(); live.onReload?.(o); } }, c, running, registry);

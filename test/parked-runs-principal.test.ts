@@ -13,7 +13,7 @@ describe("parked runs belong to their principal", () => {
     const run = runs.start("async () => 1", alice);
     runs.list(run);
     const state = runs.mint(run, 0);
-    expect(runs.open(state, alice)?.run).toBe(run);
+    expect(runs.open(state, alice)).toEqual({ run, seq: 0 });
     expect(runs.open(state, bob)).toBeUndefined();
     expect(runs.open(state, LOCAL_PRINCIPAL)).toBeUndefined();
     expect(runs.open(state, bob)).toEqual(runs.open(`${state.slice(0, -1)}x`, bob));

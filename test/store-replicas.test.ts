@@ -2,8 +2,15 @@
 // client whose requests alternate between them works on both revisions. A 2025-11-25 session
 // opened on one is served by the other (its initialize replayed there), a result stashed through
 // one is paged through the other, a session ended on one is ended on both, and a store that stops
-// answering turns /readyz to 503 and requests into retryable 503s until it is back.
+// answering turns /readyz to 503 and requests into retryable 503s until it is back. A 2026-07-28
+// retry that lands on another replica than the one holding its parked run is carried there and
+// runs the write once; when that replica is gone, the retry says so at once (not retryable).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CallToolResultSchema } from "@modelcontextprotocol/core";
+import { withInputRequired } from "@modelcontextprotocol/client";
 import { startHttpAtrium, connectHttp, type HttpAtrium } from "./harness/atrium-http.js";
 import { fixture, nodeServer, programValue } from "./harness/atrium-client.js";
 import { startRedis, type TestRedis } from "./harness/redis.js";
@@ -12,10 +19,13 @@ import { waitFor } from "./harness/until.js";
 let redis: TestRedis;
 let a: HttpAtrium;
 let b: HttpAtrium;
+let config: unknown;
+const writes = join(mkdtempSync(join(tmpdir(), "atrium-replica-writes-")), "writes.log");
+const records = () => (existsSync(writes) ? readFileSync(writes, "utf8").split("\n").filter(Boolean) : []);
 beforeAll(async () => {
   redis = await startRedis();
-  const config = {
-    mcpServers: { echo: nodeServer(fixture("nasty-server"), { maxResultBytes: 50_000 }) },
+  config = {
+    mcpServers: { echo: nodeServer(fixture("nasty-server"), { maxResultBytes: 50_000 }), w: nodeServer(fixture("writes-server"), { args: [fixture("writes-server"), writes] }) },
     atrium: { log: { enabled: false }, search: { semantic: false }, store: { url: redis.url, keyPrefix: "replicas:" } },
   };
   [a, b] = await Promise.all([startHttpAtrium({ config }), startHttpAtrium({ config })]);
@@ -38,6 +48,13 @@ function alternating() {
   };
   return { served, fetchFn };
 }
+
+const parkParams = { name: "execute_code", arguments: { code: `async () => atrium.call("w.add_record", { n: 1 }, { reason: "across replicas" })` } };
+/** A program whose write parks it on a question (2026-07-28: the answer is input-required). */
+const parkOn = (c: Awaited<ReturnType<typeof connectHttp>>) => c.client.request({ method: "tools/call", params: parkParams }, withInputRequired(CallToolResultSchema), { allowInputRequired: true }) as Promise<unknown>;
+/** The client's retry carrying the person's "run once" and the requestState. */
+const retryOn = (c: Awaited<ReturnType<typeof connectHttp>>, requestState: string) =>
+  c.client.request({ method: "tools/call", params: { ...parkParams, inputResponses: { approve: { action: "accept", content: { choice: "run_once" } } }, requestState } } as never, withInputRequired(CallToolResultSchema), { allowInputRequired: true }) as Promise<any>;
 
 describe("replicas on one store, no stickiness", () => {
   it("a 2025-11-25 session opened on one replica is served by the other, request after request", async () => {
@@ -78,6 +95,48 @@ describe("replicas on one store, no stickiness", () => {
       expect((page.structuredContent as { totalBytes: number }).totalBytes).toBeGreaterThan(60_000);
     } finally {
       await Promise.all([viaA.close(), viaB.close()]);
+    }
+  }, 60_000);
+
+  it("a 2026-07-28 retry landing on another replica than the one holding its parked run resumes it there: the write runs once", async () => {
+    const caps = { elicitation: { form: {} } };
+    const viaA = await connectHttp(a.url, { revision: "2026-07-28", capabilities: caps });
+    const viaB = await connectHttp(b.url, { revision: "2026-07-28", capabilities: caps });
+    try {
+      await waitFor(async () => ((await viaA.call("search_tools", { query: "add record", limit: 5 })).structuredContent as { total?: number } | undefined)?.total !== 0, "w listed");
+      const first = (await parkOn(viaA)) as { resultType: string; requestState: string };
+      expect(first.resultType).toBe("input_required");
+      const done = await retryOn(viaB, first.requestState);
+      expect(programValue(done)).toEqual({ recorded: 1 });
+      expect(records()).toHaveLength(1);
+      // Used once, wherever it lands: the same state again finds nothing, and nothing runs twice.
+      expect((await retryOn(viaA, first.requestState)).structuredContent.error.code).toBe("not_found");
+      expect((await retryOn(viaB, first.requestState)).structuredContent.error.code).toBe("not_found");
+      expect(records()).toHaveLength(1);
+    } finally {
+      await Promise.all([viaA.close(), viaB.close()]);
+    }
+  }, 60_000);
+
+  it("a retry for a run whose replica is gone answers unavailable, not retryable, at once; nothing runs", async () => {
+    const c = await startHttpAtrium({ config });
+    await waitFor(async () => (await fetch(`${c.base}/readyz`)).status === 200, "the third replica ready");
+    const caps = { elicitation: { form: {} } };
+    const viaC = await connectHttp(c.url, { revision: "2026-07-28", capabilities: caps });
+    const viaB = await connectHttp(b.url, { revision: "2026-07-28", capabilities: caps });
+    try {
+      await waitFor(async () => ((await viaC.call("search_tools", { query: "add record", limit: 5 })).structuredContent as { total?: number } | undefined)?.total !== 0, "w listed on the third replica");
+      const before = records().length;
+      const parked = (await parkOn(viaC)) as { requestState: string };
+      await viaC.close();
+      await c.stop("SIGKILL");
+      const r = await retryOn(viaB, parked.requestState);
+      expect(r.isError).toBe(true);
+      expect(r.structuredContent.error).toMatchObject({ code: "unavailable", retryable: false });
+      expect(records()).toHaveLength(before);
+    } finally {
+      await viaB.close();
+      await c.stop("SIGKILL");
     }
   }, 60_000);
 

@@ -7,7 +7,9 @@
 // The requestState is an opaque run id and question number, integrity-protected with an
 // HMAC-SHA256 tag under a key drawn at random for this process: a forged, stale or foreign state
 // finds no run. A run whose retry never comes is abandoned when its wait budget runs out
-// (approval_wait_ms); a leg that is cancelled abandons its run too.
+// (approval_wait_ms); a leg that is cancelled abandons its run too. With replicas the state also
+// names the replica that holds the run: a retry that lands on another replica is carried to it
+// over the store's bus (parked-relay.ts), and only the holder checks the tag.
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { inputRequired, type CallToolResult, type InputRequiredResult } from "@modelcontextprotocol/server";
 import { APPROVAL_STATE_CHARS_MAX, APPROVAL_STATE_KEY_BYTES, ApprovalChannel } from "../decisions/generated/spec.js";
@@ -17,6 +19,8 @@ import { AtriumError } from "../support/errors.js";
 import type { Answer, Question, QuestionChannel } from "../calls/approvals.js";
 import { questionParams } from "./approval-question.js";
 import type { Principal } from "../support/principal.js";
+import type { Bus } from "../support/bus.js";
+import { ParkedRelay, type Forwarded } from "./parked-relay.js";
 
 /** The key of the one input request a question puts in an input-required result. */
 const INPUT_KEY = "approve";
@@ -119,6 +123,26 @@ export class ParkedRun {
 export class ParkedRuns {
   private readonly key = randomBytes(APPROVAL_STATE_KEY_BYTES);
   private readonly runs = new Map<string, ParkedRun>();
+  /** This process's name in the states it mints ("local" without replicas). */
+  private readonly replica: string;
+  private readonly relay?: ParkedRelay;
+
+  /** `bus`: the store's bus between replicas (none in one process); `waitMs`: longest a forwarded leg may take (a run's wall time). */
+  constructor(replicas?: { bus: Bus; waitMs: () => number }) {
+    this.replica = replicas?.bus.replica ?? "local";
+    this.relay = replicas && new ParkedRelay(replicas.bus, this, replicas.waitMs);
+  }
+
+  /** Starts hearing retries other replicas carry here (team mode with a store). */
+  async listen(): Promise<void> {
+    await this.relay?.listen();
+  }
+
+  /** Carries a retry to the replica its state names; its leg's answer, or why there is none. */
+  forward(replica: string, retry: { state: string; code: string; principal: string; responses?: Record<string, unknown> }, signal: AbortSignal): Promise<Forwarded> {
+    if (!this.relay) return Promise.resolve({ kind: "not_found" });
+    return this.relay.forward(replica, retry, signal);
+  }
 
   start(code: string, principal: Principal): ParkedRun {
     return new ParkedRun(this, code, principal);
@@ -134,20 +158,25 @@ export class ParkedRuns {
   }
 
   mint(run: ParkedRun, seq: number): string {
-    const body = `${run.id}${SEP}${seq}`;
+    const body = `${this.replica}${SEP}${run.id}${SEP}${seq}`;
     return `${body}${SEP}${this.tag(body)}`;
   }
 
-  /** The parked run and question a requestState names; undefined for anything this process did not mint, or whose run is gone. */
-  open(state: unknown, principal: Principal): { run: ParkedRun; seq: number } | undefined {
+  /**
+   * The parked run and question a requestState names; `elsewhere` when it names another replica
+   * (only with replicas: its holder checks it); undefined for anything this process did not mint,
+   * or whose run is gone.
+   */
+  open(state: unknown, principal: Pick<Principal, "id">): { run: ParkedRun; seq: number } | { elsewhere: string } | undefined {
     if (typeof state !== "string" || state.length > APPROVAL_STATE_CHARS_MAX) return undefined;
     const cut = state.lastIndexOf(SEP);
     if (cut < 0) return undefined;
     const body = state.slice(0, cut);
+    const [replica, id, seqText] = body.split(SEP);
+    if (this.relay && replica !== undefined && replica !== "" && replica !== this.replica) return { elsewhere: replica };
     const tag = Buffer.from(state.slice(cut + 1));
     const want = Buffer.from(this.tag(body));
     if (tag.length !== want.length || !timingSafeEqual(tag, want)) return undefined;
-    const [id, seqText] = body.split(SEP);
     const run = id === undefined ? undefined : this.runs.get(keyOf(principal, id));
     const seq = Number(seqText);
     return run && Number.isSafeInteger(seq) ? { run, seq } : undefined;
@@ -159,4 +188,4 @@ export class ParkedRuns {
 }
 
 /** A parked run's key: its principal's id and its own (a principal id holds no newline). */
-const keyOf = (principal: Principal, id: string) => `${principal.id}\n${id}`;
+const keyOf = (principal: Pick<Principal, "id">, id: string) => `${principal.id}\n${id}`;

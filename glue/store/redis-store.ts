@@ -1,22 +1,25 @@
-// State in Redis or Valkey (`atrium.store.url`): results, views, rate windows and 2025-11-25
-// sessions, every key under `atrium.store.keyPrefix` and with a TTL, values under the same caps as
+// State in Redis or Valkey (`atrium.store.url`): results, views, rate windows, 2025-11-25
+// sessions and the bus between replicas, every key under `atrium.store.keyPrefix` and with a TTL, values under the same caps as
 // in memory. Loaded only when a store is configured.
 import type { Core } from "../decisions/core.js";
 import { connectRedis } from "./redis-connection.js";
 import { RedisRateWindows } from "./redis-rate-windows.js";
 import { RedisSessions } from "./redis-sessions.js";
 import { RedisStash } from "./redis-stash.js";
+import { redisBus } from "./redis-bus.js";
 import type { StateStore, StoreLimits } from "./state-store.js";
 
 export function redisStore(core: Core, config: { url: string; keyPrefix: string }, limits: StoreLimits, log: (line: string) => void): StateStore {
   const redis = connectRedis(config.url, log);
   const p = config.keyPrefix;
+  const bus = redisBus(redis, p);
   return {
     kind: "redis",
     results: new RedisStash(redis, `${p}results:`, limits.results),
     views: new RedisStash(redis, `${p}views:`, limits.views),
     rates: new RedisRateWindows(redis, `${p}rate:`, core),
     sessions: new RedisSessions(redis, `${p}session:`),
+    bus,
     async ready() {
       try {
         return (await redis.op("ping", (c) => c.ping())) === "PONG";
@@ -24,6 +27,9 @@ export function redisStore(core: Core, config: { url: string; keyPrefix: string 
         return false;
       }
     },
-    close: () => redis.close(),
+    async close() {
+      await bus.close();
+      await redis.close();
+    },
   };
 }

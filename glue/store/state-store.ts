@@ -5,6 +5,7 @@
 import { AtriumError } from "../support/errors.js";
 import type { OwnedStash } from "../results/stash.js";
 import type { RateWindows } from "./rate-windows.js";
+import type { Bus } from "../support/bus.js";
 
 /** A stash every principal shares, each seeing only its own entries (results: get_result; views: get_view). */
 export interface SharedStash {
@@ -38,6 +39,8 @@ export interface StateStore {
   readonly rates: RateWindows;
   /** Undefined in memory: a session lives in the one process that opened it. */
   readonly sessions?: SessionRecords;
+  /** Undefined in memory: messages between replicas (a retry carried to the replica holding its run). */
+  readonly bus?: Bus;
   /** Whether the store answers now (/readyz). */
   ready(): Promise<boolean>;
   close(): Promise<void>;

@@ -1270,6 +1270,8 @@ export const STORE_CONNECT_BACKOFF_FIRST_MS = 50;
 export const STORE_CONNECT_BACKOFF_MAX_MS = 5000;
 /** 64 characters: Length of atrium.store.keyPrefix */
 export const STORE_PREFIX_CHARS_MAX = 64;
+/** 16777216 bytes: One message between replicas (a parked run's next answer, a session's reply); a program's answer fits under its own caps with room, and a longer message is not sent: the request answers unavailable */
+export const STORE_MESSAGE_BYTES_MAX = 16777216;
 /** 65536 bytes: The initialize request a 2025-11-25 session is opened with, kept in the store so another replica can serve the session; a longer one opens a session only its own replica serves */
 export const STORE_SESSION_INIT_BYTES_MAX = 65536;
 

@@ -9,7 +9,8 @@ import { buildAliases, GUEST_GLOBALS } from "../../sandbox/aliases.js";
 import { toIdentifier } from "../../catalog/resolver.js";
 import { RunBridge } from "../../sandbox/bridge.js";
 import { RunApprovals, type QuestionChannel } from "../../calls/approvals.js";
-import { ParkedRun, ParkedRuns } from "../parked-runs.js";
+import { ParkedRun, type LegResult } from "../parked-runs.js";
+import type { Forwarded } from "../parked-relay.js";
 import { errorResult } from "./tool-result.js";
 import { AtriumError } from "../../support/errors.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
@@ -40,7 +41,7 @@ export const executeCode = (config: () => AtriumConfig) =>
     get description() { return describeExecuteCode(config()); },
     describeFor: (usable) => describeExecuteCode(config(), usable),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    uses: ["activity", "approvals", "catalog", "core", "config", "downstream", "host", "pool", "principal", "programSlots", "progress", "retry", "semantic", "signal", "viewStore"] as const,
+    uses: ["activity", "approvals", "catalog", "core", "config", "downstream", "host", "parked", "pool", "principal", "programSlots", "progress", "retry", "semantic", "signal", "viewStore"] as const,
     // The view shell; both the nested key and the older flat key, since hosts differ.
     _meta: { ui: { resourceUri: SHELL_URI, visibility: ["model"] }, "ui/resourceUri": SHELL_URI },
     input: z.object({
@@ -50,15 +51,16 @@ export const executeCode = (config: () => AtriumConfig) =>
     async run(args, ctx) {
       // A 2026-07-28 retry carrying the person's answer: the parked run it names goes on, no new run starts.
       if (ctx.retry.state !== undefined) {
-        const found = parked.open(ctx.retry.state, ctx.principal);
+        const found = ctx.parked.open(ctx.retry.state, ctx.principal);
+        if (found && "elsewhere" in found) return forwarded(await ctx.parked.forward(found.elsewhere, { state: ctx.retry.state as string, code: args.code, principal: ctx.principal.id, responses: ctx.retry.responses }, ctx.signal));
         const leg = found && found.run.code === args.code ? found.run.resume(found.seq, ParkedRun.responseOf(ctx.retry.responses), ctx.signal) : undefined;
-        return leg ?? errorResult(new AtriumError("not_found", "the question this retry answers is no longer open (its run ended, or was abandoned when its approval wait ran out), or the requestState is not one atrium issued for this program; run the program again"));
+        return leg ?? errorResult(retryNotFound());
       }
       // On 2026-07-28 a question is the request's own input-required answer: the run parks for it.
       // principal_programs: one more run than the principal's share answers rate_limited; nothing starts.
       const slot = ctx.programSlots.take(ctx.principal, Date.now(), ctx.config.sandbox.programWallMs);
       if (!slot.ok) return errorResult(new AtriumError("rate_limited", `${slot.limit} of your programs are running (principal_programs); retry in ${slot.retryAfterMs} ms or when one ends`, { details: { retryAfterMs: slot.retryAfterMs } }));
-      const park = ctx.approvals.revision === Revision.r2026_07_28 ? parked.start(args.code, ctx.principal) : undefined;
+      const park = ctx.approvals.revision === Revision.r2026_07_28 ? ctx.parked.start(args.code, ctx.principal) : undefined;
       if (!park) return runProgram(args, ctx, ctx.approvals, ctx.signal, ctx.progress).finally(slot.release);
       // A parked run keeps its slot until it ends, past this request's first leg.
       return park.first(runProgram(args, ctx, park.channel(ctx.approvals), park.signal, park.progressWhileOpen(ctx.progress)).finally(slot.release), ctx.signal);
@@ -97,8 +99,14 @@ async function runProgram(args: { code: string; diagnostics: boolean }, ctx: Pic
   });
 }
 
-/** The process's runs parked on a 2026-07-28 question (one HMAC key per process). */
-const parked = new ParkedRuns();
+const retryNotFound = () => new AtriumError("not_found", "the question this retry answers is no longer open (its run ended, or was abandoned when its approval wait ran out), or the requestState is not one atrium issued for this program; run the program again");
+
+/** A retry carried to the replica holding its run: that leg's answer, "not found" as here, or the holder is gone (not retryable: the run went with it). */
+function forwarded(f: Forwarded): LegResult {
+  if (f.kind === "leg") return f.result;
+  if (f.kind === "not_found") return errorResult(retryNotFound());
+  return errorResult(new AtriumError("unavailable", "the atrium replica that held this program's run is gone or did not answer, and the run with it; run the program again", { recovering: false }));
+}
 
 /** Guest globals per catalog, rebuilt only when that catalog changes (not on every run). */
 const aliasCache = new WeakMap<ToolContext["catalog"], { version: number; aliases: ReturnType<typeof buildAliases> }>();

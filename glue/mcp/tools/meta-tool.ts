@@ -1,6 +1,7 @@
 // The shape of one meta-tool: its MCP listing (name, description, annotations, input schema
 // generated from the zod schema that also validates its arguments) and its handler.
 import type { ProgramSlots } from "../program-slots.js";
+import type { ParkedRuns } from "../parked-runs.js";
 import { z } from "zod";
 import type { CallToolResult, InputRequiredResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { Core } from "../../decisions/core.js";
@@ -48,6 +49,8 @@ export interface ToolContext {
   viewStore: OwnedStash;
   /** Programs each principal runs at once (principal_programs). */
   programSlots: ProgramSlots;
+  /** Runs parked on a 2026-07-28 question, this process's (and, with replicas, the way to another's). */
+  parked: ParkedRuns;
   config: AtriumConfig;
   pool: SandboxPool;
   /** The host deciding this request (H13): the session's on 2025-11-25, the request's own on 2026-07-28. */
