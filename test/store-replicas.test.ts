@@ -71,6 +71,29 @@ describe("replicas on one store, no stickiness", () => {
     }
   }, 60_000);
 
+  it("a 2025-11-25 approval asked on one replica and answered through the other reaches the run that asked: the write runs once", async () => {
+    const { served, fetchFn } = alternating();
+    const c = await connectHttp(a.url, { revision: "2025-11-25", fetch: fetchFn, capabilities: { elicitation: { form: {} } } });
+    let asked = 0;
+    c.client.setRequestHandler("elicitation/create", async () => {
+      asked++;
+      return { action: "accept", content: { choice: "run_once" } } as never;
+    });
+    try {
+      await waitFor(async () => ((await c.call("search_tools", { query: "add record", limit: 5 })).structuredContent as { total?: number } | undefined)?.total !== 0, "w listed");
+      const before = records().length;
+      const before2 = { ...served };
+      // The call goes to one replica (its answer streams from there); the person's answer is the next request, to the other.
+      expect(programValue(await c.call("execute_code", { code: `async () => atrium.call("w.add_record", { n: 2 }, { reason: "asked across replicas" })` }))).toEqual({ recorded: before + 1 });
+      expect(asked).toBe(1);
+      expect(records()).toHaveLength(before + 1);
+      expect(served.a - before2.a).toBeGreaterThanOrEqual(1);
+      expect(served.b - before2.b).toBeGreaterThanOrEqual(1);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+
   it("a session ended through one replica is ended on the other: its id answers 404 there", async () => {
     const c = await connectHttp(a.url, { revision: "2025-11-25" });
     const sid = c.transport.sessionId!;
@@ -104,15 +127,16 @@ describe("replicas on one store, no stickiness", () => {
     const viaB = await connectHttp(b.url, { revision: "2026-07-28", capabilities: caps });
     try {
       await waitFor(async () => ((await viaA.call("search_tools", { query: "add record", limit: 5 })).structuredContent as { total?: number } | undefined)?.total !== 0, "w listed");
+      const before = records().length;
       const first = (await parkOn(viaA)) as { resultType: string; requestState: string };
       expect(first.resultType).toBe("input_required");
       const done = await retryOn(viaB, first.requestState);
-      expect(programValue(done)).toEqual({ recorded: 1 });
-      expect(records()).toHaveLength(1);
+      expect(programValue(done)).toEqual({ recorded: before + 1 });
+      expect(records()).toHaveLength(before + 1);
       // Used once, wherever it lands: the same state again finds nothing, and nothing runs twice.
       expect((await retryOn(viaA, first.requestState)).structuredContent.error.code).toBe("not_found");
       expect((await retryOn(viaB, first.requestState)).structuredContent.error.code).toBe("not_found");
-      expect(records()).toHaveLength(1);
+      expect(records()).toHaveLength(before + 1);
     } finally {
       await Promise.all([viaA.close(), viaB.close()]);
     }

@@ -50,6 +50,7 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
     maxSessions: c.limitDefault(Budget.http_sessions),
     sessionIdleMs: c.limitDefault(Budget.http_session_idle_ms),
     records: store.sessions,
+    bus: store.bus,
   });
   // 2026-07-28 hosts hear list changes on subscriptions/listen; 2025-11-25 sessions from their own instance.
   app.onToolsChanged(() => endpoint.notify.toolsChanged());

@@ -5,7 +5,10 @@
 // are ended first, then 503) and in idleness (http_session_idle_ms). With a shared store
 // (`records`), each session's owner and initialize are kept there too: a request that lands on
 // another replica opens the same session there by replaying its initialize (the host never knows),
-// and a session ended anywhere (DELETE, idleness) ends everywhere at its next request.
+// and a session ended anywhere (DELETE, idleness) ends everywhere at its next request. What a
+// host sends back to a request of the server's (an elicitation's answer) or a cancellation may
+// land on another replica than the one whose server asked or runs the call: with a bus, those
+// messages go to every replica holding the session, and the one that asked hears its answer.
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, isInitializeRequest, type AuthInfo, type Server } from "@modelcontextprotocol/server";
 import type { Principal } from "../support/principal.js";
@@ -13,12 +16,19 @@ import { HTTP_STATUS, JSONRPC_SESSION_NOT_FOUND } from "../support/wire.js";
 import { SSE_RETRY_MS, STORE_SESSION_INIT_BYTES_MAX } from "../decisions/generated/spec.js";
 import { AtriumError } from "../support/errors.js";
 import type { SessionRecords } from "../store/state-store.js";
+import type { Bus } from "../support/bus.js";
+import { isJsonObject } from "../support/json-object.js";
 import { SessionEvents } from "./session-events.js";
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   principal: string;
+  authInfo: AuthInfo;
+  /** Where it was reached, for the messages the bus brings (a request needs a URL). */
+  url: string;
   lastUsed: number;
+  /** Stops hearing the session's channel on the bus. */
+  stopHearing?: () => Promise<void>;
 }
 
 export interface LegacySessionsOptions {
@@ -29,6 +39,8 @@ export interface LegacySessionsOptions {
   maxBodyBytes: number;
   /** The shared store's session records (replicas); without them a session lives in this process only. */
   records?: SessionRecords;
+  /** The store's bus: a host's answers and cancellations reach the replica that holds the call. */
+  bus?: Bus;
   now?: () => number;
 }
 
@@ -64,6 +76,10 @@ export class LegacySessions {
     // One answer for an id never issued, one that ended and one of another principal.
     if (!session || session.principal !== principal.id) return jsonRpcError(HTTP_STATUS.notFound, JSONRPC_SESSION_NOT_FOUND, "Session not found");
     session.lastUsed = this.now();
+    if (this.opts.bus && request.method === "POST" && answersOrCancels(parsedBody)) {
+      await this.opts.bus.publish(channelOf(id), JSON.stringify({ body: parsedBody, version: request.headers.get("mcp-protocol-version") }));
+      return new Response(null, { status: HTTP_STATUS.accepted });
+    }
     const response = await session.transport.handleRequest(request, { parsedBody, authInfo });
     if (request.method === "DELETE" && response.ok) await this.opts.records?.drop(id);
     return response;
@@ -90,7 +106,7 @@ export class LegacySessions {
   private async reopen(id: string, init: string, request: Request, principal: Principal, authInfo: AuthInfo): Promise<Session | undefined> {
     if (this.closing) return undefined;
     if (this.sessions.size >= this.opts.maxSessions) this.endIdlest();
-    const transport = this.transport(principal, () => id);
+    const transport = this.transport(principal, authInfo, request.url, () => id);
     await this.opts.serverFor(principal).connect(transport);
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
     const replay = (body: string, extra: Record<string, string> = {}) => new Request(request.url, { method: "POST", headers: { ...headers, ...extra }, body });
@@ -100,14 +116,44 @@ export class LegacySessions {
     const initialized = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
     const ack = await transport.handleRequest(replay(initialized, { "mcp-session-id": id, ...(version && { "mcp-protocol-version": version }) }), { parsedBody: JSON.parse(initialized) as unknown, authInfo });
     await ack.body?.cancel();
-    return this.sessions.get(id);
+    const session = this.sessions.get(id);
+    if (session) this.hear(id, session);
+    return session;
+  }
+
+  /** With a bus: the session's channel, whose messages (answers, cancellations) go into this replica's copy of it. */
+  private hear(id: string, session: Session): void {
+    const bus = this.opts.bus;
+    if (!bus) return;
+    bus.subscribe(channelOf(id), (text) => void this.deliver(id, text)).then((stop) => {
+      if (this.sessions.get(id) === session) session.stopHearing = stop;
+      else void stop();
+    }, () => {});
+  }
+
+  private async deliver(id: string, text: string): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    let m: unknown;
+    try {
+      m = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (!isJsonObject(m) || !answersOrCancels(m.body)) return;
+    const version = typeof m.version === "string" ? m.version : undefined;
+    const request = new Request(session.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": id, ...(version && { "mcp-protocol-version": version }) }, body: JSON.stringify(m.body) });
+    const answered = await session.transport.handleRequest(request, { parsedBody: m.body, authInfo: session.authInfo }).catch(() => undefined);
+    await answered?.body?.cancel();
   }
 
   private async open(request: Request, parsedBody: unknown, principal: Principal, authInfo: AuthInfo): Promise<Response> {
-    const transport = this.transport(principal, randomUUID);
+    const transport = this.transport(principal, authInfo, request.url, randomUUID);
     await this.opts.serverFor(principal).connect(transport);
     const response = await transport.handleRequest(request, { parsedBody, authInfo });
     const id = transport.sessionId;
+    const opened = id === undefined ? undefined : this.sessions.get(id);
+    if (id !== undefined && opened) this.hear(id, opened);
     const records = this.opts.records;
     if (id === undefined || !records) return response;
     // Kept in the store before the host hears the id, so its next request may land on any replica.
@@ -124,17 +170,17 @@ export class LegacySessions {
     return response;
   }
 
-  private transport(principal: Principal, sessionIdGenerator: () => string): WebStandardStreamableHTTPServerTransport {
+  private transport(principal: Principal, authInfo: AuthInfo, url: string, sessionIdGenerator: () => string): WebStandardStreamableHTTPServerTransport {
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator,
       maxRequestBodySize: this.opts.maxBodyBytes,
       eventStore: new SessionEvents(),
       retryInterval: SSE_RETRY_MS,
-      onsessioninitialized: (sid) => void this.sessions.set(sid, { transport, principal: principal.id, lastUsed: this.now() }),
-      onsessionclosed: (sid) => void this.sessions.delete(sid),
+      onsessioninitialized: (sid) => void this.sessions.set(sid, { transport, principal: principal.id, authInfo, url, lastUsed: this.now() }),
+      onsessionclosed: (sid) => this.forget(sid),
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) this.forget(transport.sessionId);
     };
     return transport;
   }
@@ -152,15 +198,29 @@ export class LegacySessions {
   }
 
   private end(id: string, s: Session): void {
-    this.sessions.delete(id);
+    this.forget(id);
     void s.transport.close().catch(() => {});
+  }
+
+  private forget(id: string): void {
+    const s = this.sessions.get(id);
+    this.sessions.delete(id);
+    void s?.stopHearing?.().catch(() => {});
   }
 
   /** New sessions are refused from now on; every open one ends. */
   async closeAll(): Promise<void> {
     this.closing = true;
     const all = [...this.sessions];
-    this.sessions.clear();
+    for (const [id] of all) this.forget(id);
     await Promise.all(all.map(([, s]) => s.transport.close().catch(() => {})));
   }
+}
+
+const channelOf = (id: string) => `session:${id}`;
+
+/** Whether a body is only what goes back to a request of the server's or cancels one: JSON-RPC answers, notifications/cancelled. */
+function answersOrCancels(body: unknown): boolean {
+  const one = (m: unknown) => isJsonObject(m) && (("id" in m && !("method" in m) && ("result" in m || "error" in m)) || m.method === "notifications/cancelled");
+  return Array.isArray(body) ? body.length > 0 && body.every(one) : one(body);
 }

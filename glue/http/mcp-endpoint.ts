@@ -8,6 +8,7 @@ import type { Revision } from "../decisions/generated/spec.js";
 import type { Principal } from "../support/principal.js";
 import { LegacySessions } from "./legacy-sessions.js";
 import type { SessionRecords } from "../store/state-store.js";
+import type { Bus } from "../support/bus.js";
 
 export interface McpEndpointOptions {
   serverFor: (revision: Revision, principal: Principal) => Server;
@@ -17,6 +18,8 @@ export interface McpEndpointOptions {
   sessionIdleMs: number;
   /** The shared store's 2025-11-25 session records, so any replica serves any session. */
   records?: SessionRecords;
+  /** The store's bus (replicas): answers and cancellations reach the replica holding the call. */
+  bus?: Bus;
   onerror?: (error: Error) => void;
 }
 
@@ -45,7 +48,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
     maxRequestBodySize: opts.maxBodyBytes,
     onerror: opts.onerror,
   });
-  const legacy = new LegacySessions({ serverFor: (p) => opts.serverFor(opts.revisionOf("legacy"), p), maxSessions: opts.maxSessions, idleMs: opts.sessionIdleMs, maxBodyBytes: opts.maxBodyBytes, records: opts.records });
+  const legacy = new LegacySessions({ serverFor: (p) => opts.serverFor(opts.revisionOf("legacy"), p), maxSessions: opts.maxSessions, idleMs: opts.sessionIdleMs, maxBodyBytes: opts.maxBodyBytes, records: opts.records, bus: opts.bus });
   return {
     async handle(request, parsedBody, principal) {
       const authInfo = authInfoOf(principal);
