@@ -14,6 +14,7 @@ import { startOAuthRig, type OAuthRig } from "./harness/oauth-rig.js";
 import { loginThroughAtrium } from "./harness/oauth-client.js";
 import { startHttpAtrium, connectHttp, type HttpAtrium, type HttpClient } from "./harness/atrium-http.js";
 import { waitFor } from "./harness/until.js";
+import { loginUrl, structured, teamClients, teamToken, whoami } from "./harness/team-logins.js";
 
 const RESOURCE = "https://atrium.test/mcp";
 const PRINCIPALS = ["alice-app", "bob-app", "carol-app"];
@@ -22,16 +23,7 @@ let rig: OAuthRig;
 let atrium: HttpAtrium;
 const clients: HttpClient[] = [];
 
-async function tokenFor(clientId: string): Promise<string> {
-  const res = await fetch(`${team.issuer}/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${clientId}:secret-${clientId}`).toString("base64")}` },
-    body: new URLSearchParams({ grant_type: "client_credentials", resource: RESOURCE, scope: "mcp:read" }),
-  });
-  const body = (await res.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`no token for ${clientId}: ${JSON.stringify(body)}`);
-  return body.access_token;
-}
+const tokenFor = (clientId: string) => teamToken(team.issuer, RESOURCE, clientId);
 
 async function connect(clientId: string, revision: "2025-11-25" | "2026-07-28" = "2026-07-28"): Promise<HttpClient> {
   const c = await connectHttp(atrium.url, { revision, headers: { authorization: `Bearer ${await tokenFor(clientId)}` } });
@@ -39,31 +31,10 @@ async function connect(clientId: string, revision: "2025-11-25" | "2026-07-28" =
   return c;
 }
 
-const structured = (r: { structuredContent?: unknown }) => r.structuredContent as any;
-/** The `sub` the protected server verified on the caller's token, as whoami answers it through call_tool. */
-async function whoami(c: HttpClient): Promise<{ sub?: string; error?: string }> {
-  const r = await c.call("call_tool", { address: "crm.whoami", args: {} });
-  const s = structured(r);
-  if (r.isError) return { error: s?.error?.code };
-  const text = (s?.result?.content ?? s?.content ?? r.content)?.find?.((b: any) => b.type === "text")?.text ?? JSON.stringify(s);
-  return { sub: JSON.parse(/\{.*\}/s.exec(text)![0]).sub };
-}
-
-/** authorize_connector until it hands a URL (the principal's instance settles into needs_auth first). */
-async function loginUrl(c: HttpClient, connector = "crm"): Promise<string> {
-  let url = "";
-  await waitFor(async () => {
-    const r = await c.call("authorize_connector", { connector });
-    url = structured(r)?.authorizationUrl ?? "";
-    return url !== "";
-  }, `a login URL for ${connector}`);
-  return url;
-}
-
 beforeAll(async () => {
   team = await startAuthServer({
     resource: RESOURCE,
-    clients: PRINCIPALS.map((id) => ({ client_id: id, client_secret: `secret-${id}`, grant_types: ["client_credentials"], response_types: [], redirect_uris: [], scope: "mcp:read" })),
+    clients: teamClients(PRINCIPALS),
   });
   rig = await startOAuthRig({ accessTokenTtl: 600 });
   atrium = await startHttpAtrium({

@@ -45,13 +45,20 @@ export interface StoreWhere { kind: "keyring" | "file"; words: string }
 /** Where each principal's login records are found. */
 export interface LoginOwners { ownedBy(principalId: string): LoginRecords }
 
-const keyOf = (connector: string, url: string, owner?: string) => JSON.stringify(owner === undefined ? [connector, url] : [connector, url, owner]);
+export const keyOf = (connector: string, url: string, owner?: string) => JSON.stringify(owner === undefined ? [connector, url] : [connector, url, owner]);
 /** How a principal's id is written on its records: nothing for `local`. */
 const ownerField = (principalId: string) => (principalId === LOCAL_PRINCIPAL.id ? undefined : principalId);
 
 export class TokenStore implements LoginRecords, LoginOwners {
   private backend?: Backend;
   private whereWords?: StoreWhere;
+  /** Team mode with a shared store: every other principal's records live there (store/shared-logins.ts), not in this machine's keyring or file. */
+  private others?: LoginOwners;
+
+  /** From now on, principals other than `local` keep their login records in `owners`. */
+  shareOthers(owners: LoginOwners): void {
+    this.others = owners;
+  }
 
   /** `keyring` opens the OS keyring (a test hands in one that works or one that fails). */
   constructor(private readonly env: NodeJS.ProcessEnv = process.env, private readonly file = new TokenFile(), private readonly keyring: () => Backend = () => new KeyringSecret()) {}
@@ -66,6 +73,7 @@ export class TokenStore implements LoginRecords, LoginOwners {
   ownedBy(principalId: string): LoginRecords {
     const owner = ownerField(principalId);
     if (owner === undefined) return this;
+    if (this.others) return this.others.ownedBy(principalId);
     return {
       get: (connector, url) => this.read(connector, url, owner),
       update: (connector, url, change) => this.write(connector, url, owner, change),
@@ -148,7 +156,7 @@ export class TokenStore implements LoginRecords, LoginOwners {
 }
 
 /** The change that stores tokens with the issuer that issued them (O8). */
-function withTokens(tokens: StoredOAuthTokens, issuedBy: { issuer?: string; revocationEndpoint?: string } = {}): (r: AuthRecord) => AuthRecord {
+export function withTokens(tokens: StoredOAuthTokens, issuedBy: { issuer?: string; revocationEndpoint?: string } = {}): (r: AuthRecord) => AuthRecord {
   const expiresAt = typeof tokens.expires_in === "number" ? Date.now() + tokens.expires_in * MS_PER_SECOND : undefined;
   return (r) => ({ ...r, tokens, expiresAt, issuer: issuedBy.issuer, revocationEndpoint: issuedBy.revocationEndpoint });
 }

@@ -7,7 +7,8 @@ import { startSandboxPool } from "../sandbox/start-pool.js";
 import { stateDir } from "../support/state-dir.js";
 import { isLoopbackHost } from "../support/loopback-host.js";
 import { core } from "../decisions/core.js";
-import { Budget, SHUTDOWN_GRACE_MS } from "../decisions/generated/spec.js";
+import { Budget, SHUTDOWN_GRACE_MS, STORE_CONNECT_BACKOFF_FIRST_MS } from "../decisions/generated/spec.js";
+import { tokenStore } from "../auth/store.js";
 import { localOnly, type Authenticator } from "../http/authenticator.js";
 import { memoryStore } from "../store/memory-store.js";
 import { storeLimits } from "../store/limits.js";
@@ -39,6 +40,11 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
   // With auth, per-user logins come back to atrium's own callback under its public URL (spec/oauth.md O13).
   const callbacks = config.http.auth ? new TeamCallbacks(c, () => teamCallbackUrl(config.http.publicUrl ?? listening().slice(0, -MCP_PATH.length))) : undefined;
   const store = await stateStoreFor(config);
+  if (typeof store === "string") {
+    process.stderr.write(`${store}\n`);
+    return 1;
+  }
+  const shared = shareAcrossReplicas(store, callbacks);
   const app = createApp(config, version, pool, log, file === undefined ? undefined : { file }, { shared: true, callbacks, store });
   app.pins.watch();
   const authenticator: Authenticator = await authenticatorFor(config, resourceOf(config, listening));
@@ -64,7 +70,7 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
       requestTimeoutMs: c.limitDefault(Budget.http_request_timeout_ms),
       callbacks,
       // Ready when the store answers (always, in memory).
-      ready: () => store.ready(),
+      ready: async () => shared.loaded() && (await store.ready()),
       log: (line) => void process.stderr.write(`${line}\n`),
     });
   } catch (e) {
@@ -96,12 +102,46 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
   return undefined;
 }
 
-/** atrium.store's Redis when configured (loaded only then), else this process's memory. */
-async function stateStoreFor(config: AtriumConfig): Promise<StateStore> {
+/** atrium.store's Redis when configured (loaded only then), else this process's memory; why not, when per-user connectors need ATRIUM_STORE_KEY and it is missing or malformed. */
+async function stateStoreFor(config: AtriumConfig): Promise<StateStore | string> {
   const limits = storeLimits(core(), config.results);
   if (!config.store) return memoryStore(core(), limits);
-  const { redisStore } = await import("../store/redis-store.js");
-  return redisStore(core(), config.store, limits, (line) => void process.stderr.write(`${line}\n`));
+  const [{ redisStore }, { storeKeyOf }] = await Promise.all([import("../store/redis-store.js"), import("../store/login-cipher.js")]);
+  const key = storeKeyOf(process.env.ATRIUM_STORE_KEY);
+  const perUser = config.connectors.filter((c) => c.kind === "http" && c.auth === "per-user").map((c) => c.id);
+  if (typeof key === "string" && perUser.length > 0) return `atrium serve --http: ${perUser.join(", ")} ${perUser.length === 1 ? "logs" : "log"} each person in ("auth": "per-user"), and with atrium.store those logins are kept in the store, sealed with a key: ${key}. Set it on every replica (the same key), or drop "per-user"`;
+  return redisStore(core(), config.store, limits, (line) => void process.stderr.write(`${line}\n`), typeof key === "string" ? undefined : key);
+}
+
+/**
+ * With a shared store: per-user logins and login callbacks are every replica's. The logins are
+ * read in once the store answers (tried again until then); until they are, this replica is not
+ * ready (/readyz 503), so no one is asked to log in again only because it started.
+ */
+function shareAcrossReplicas(store: StateStore, callbacks: TeamCallbacks | undefined): { loaded: () => boolean } {
+  if (store.bus && callbacks) void callbacks.share(store.bus).catch(() => {});
+  const logins = store.logins;
+  if (!logins) return { loaded: () => true };
+  tokenStore().shareOthers(logins);
+  let loaded = false;
+  let said = false;
+  const load = async (): Promise<void> => {
+    try {
+      // A store that does not answer yet says so itself (and /readyz); only a failed read is worth a line here.
+      if (await store.ready()) {
+        await logins.start();
+        loaded = true;
+        return;
+      }
+      setTimeout(() => void load(), STORE_CONNECT_BACKOFF_FIRST_MS).unref();
+    } catch (e) {
+      if (!said) process.stderr.write(`atrium: per-user logins are not read from the shared store yet (${(e as Error).message}); trying again, not ready meanwhile\n`);
+      said = true;
+      setTimeout(() => void load(), STORE_CONNECT_BACKOFF_FIRST_MS).unref();
+    }
+  };
+  void load();
+  return { loaded: () => loaded };
 }
 
 /** localOnly without atrium.http.auth; else the token verifier, its issuer's key set fetched once before the first request (a failure leaves /readyz at 503 and tokens at 503 until it answers). */

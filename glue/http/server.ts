@@ -34,7 +34,7 @@ export interface HttpServerOptions {
   rates: RateWindows;
   now?: () => number;
   /** Team mode: where per-user logins' browsers come back (GET /oauth/callback, auth/team-callbacks.ts). */
-  callbacks?: { answer(target: string): { status: number; page: string } };
+  callbacks?: { answer(target: string): Promise<{ status: number; page: string }> };
   /** Whether the config is loaded and the parts a request needs answer (/readyz). */
   ready: () => Promise<boolean>;
   log?: (line: string) => void;
@@ -93,7 +93,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     if (path === OAUTH_CALLBACK_PATH && opts.callbacks && req.method === "GET") {
       const badHost = refusedOrigin(opts.origins, undefined, header(req, "host"));
       if (badHost) return refuse(res, HTTP_STATUS.forbidden, "forbidden", badHost);
-      const answer = opts.callbacks.answer(req.url ?? "/");
+      const answer = await opts.callbacks.answer(req.url ?? "/");
       return void res.writeHead(answer.status, PLAIN_PAGE).end(answer.page);
     }
     if (path !== MCP_PATH) return refuse(res, HTTP_STATUS.notFound, "not_found", `atrium serves MCP at ${MCP_PATH}`);

@@ -7,9 +7,11 @@ import { RedisRateWindows } from "./redis-rate-windows.js";
 import { RedisSessions } from "./redis-sessions.js";
 import { RedisStash } from "./redis-stash.js";
 import { redisBus } from "./redis-bus.js";
+import { SharedLogins } from "./shared-logins.js";
 import type { StateStore, StoreLimits } from "./state-store.js";
 
-export function redisStore(core: Core, config: { url: string; keyPrefix: string }, limits: StoreLimits, log: (line: string) => void): StateStore {
+/** `loginKey`: ATRIUM_STORE_KEY's key, which per-user logins are sealed with (none: no per-user logins kept). */
+export function redisStore(core: Core, config: { url: string; keyPrefix: string }, limits: StoreLimits, log: (line: string) => void, loginKey?: Buffer): StateStore {
   const redis = connectRedis(config.url, log);
   const p = config.keyPrefix;
   const bus = redisBus(redis, p);
@@ -20,6 +22,7 @@ export function redisStore(core: Core, config: { url: string; keyPrefix: string 
     rates: new RedisRateWindows(redis, `${p}rate:`, core),
     sessions: new RedisSessions(redis, `${p}session:`),
     bus,
+    ...(loginKey && { logins: new SharedLogins(redis, bus, `${p}login:`, loginKey, log) }),
     async ready() {
       try {
         return (await redis.op("ping", (c) => c.ping())) === "PONG";

@@ -6,6 +6,7 @@ import { AtriumError } from "../support/errors.js";
 import type { OwnedStash } from "../results/stash.js";
 import type { RateWindows } from "./rate-windows.js";
 import type { Bus } from "../support/bus.js";
+import type { LoginOwners } from "../auth/store.js";
 
 /** A stash every principal shares, each seeing only its own entries (results: get_result; views: get_view). */
 export interface SharedStash {
@@ -41,6 +42,8 @@ export interface StateStore {
   readonly sessions?: SessionRecords;
   /** Undefined in memory: messages between replicas (a retry carried to the replica holding its run). */
   readonly bus?: Bus;
+  /** Per-user downstream logins shared by every replica (sealed with ATRIUM_STORE_KEY); `start` reads them in. */
+  readonly logins?: LoginOwners & { start(): Promise<void> };
   /** Whether the store answers now (/readyz). */
   ready(): Promise<boolean>;
   close(): Promise<void>;

@@ -1272,6 +1272,16 @@ export const STORE_CONNECT_BACKOFF_MAX_MS = 5000;
 export const STORE_PREFIX_CHARS_MAX = 64;
 /** 16777216 bytes: One message between replicas (a parked run's next answer, a session's reply); a program's answer fits under its own caps with room, and a longer message is not sent: the request answers unavailable */
 export const STORE_MESSAGE_BYTES_MAX = 16777216;
+/** 129600 minutes: How long a person's downstream login (encrypted) is kept in the store after it was last written: 90 days, past a usual refresh token's life; a refresh writes it again */
+export const STORE_LOGIN_TTL_MINUTES = 129600;
+/** 65536 records: Per-user login records a replica reads from the store and keeps at once; past it the least recently written are not read (their people log in again) */
+export const STORE_LOGINS_MAX = 65536;
+/** 32 bytes: The key in ATRIUM_STORE_KEY that seals per-user logins in the store (AES-256) */
+export const STORE_KEY_BYTES = 32;
+/** 12 bytes: The random IV of one sealed login (GCM's standard size) */
+export const AES_GCM_IV_BYTES = 12;
+/** 16 bytes: The authentication tag of one sealed login (GCM's full tag) */
+export const AES_GCM_TAG_BYTES = 16;
 /** 65536 bytes: The initialize request a 2025-11-25 session is opened with, kept in the store so another replica can serve the session; a longer one opens a session only its own replica serves */
 export const STORE_SESSION_INIT_BYTES_MAX = 65536;
 
