@@ -13,6 +13,7 @@ import { MemoryRateWindows } from "../http/rate-windows.js";
 import { MCP_PATH } from "../http/paths.js";
 import { teamCallbackUrl } from "../support/callback-url.js";
 import { TeamCallbacks } from "../auth/team-callbacks.js";
+import { startObserver } from "../observability/start.js";
 
 /** Why atrium will not listen on `listen` with this config, or undefined when it may. */
 export function listenRefusal(config: AtriumConfig, listen: HttpListen): string | undefined {
@@ -33,10 +34,13 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
   const c = core();
   const log = config.log.enabled ? openActivityLog(stateDir()) : undefined;
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
+  let metricsListener: { url: string; close(): Promise<void> } | undefined;
   const listening = () => http?.url ?? `http://${listen.host}:${listen.port}${MCP_PATH}`;
   // With auth, per-user logins come back to atrium's own callback under its public URL (spec/oauth.md O13).
   const callbacks = config.http.auth ? new TeamCallbacks(c, () => teamCallbackUrl(config.http.publicUrl ?? listening().slice(0, -MCP_PATH.length))) : undefined;
-  const app = createApp(config, version, pool, log, file === undefined ? undefined : { file }, { shared: true, callbacks });
+  // Metrics (atrium.http.metrics) and traces (an OTLP endpoint in the environment): glue/observability/.
+  const { observer, metrics } = await startObserver({ version, transport: "http", metrics: config.http.metrics.at !== "off" });
+  const app = createApp(config, version, pool, log, file === undefined ? undefined : { file }, { shared: true, callbacks, observer });
   app.pins.watch();
   const authenticator: Authenticator = await authenticatorFor(config, resourceOf(config, listening));
   const limits = { maxBytes: c.limitDefault(Budget.request_line_bytes), maxDepth: c.limitDefault(Budget.request_depth), maxIdBytes: c.limitDefault(Budget.echo_clamp_chars) };
@@ -60,9 +64,13 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
       callbacks,
       ready: () => true,
       log: (line) => void process.stderr.write(`${line}\n`),
+      observe: (method, path) => observer.request(method, path),
+      metrics: metrics && config.http.metrics.at === "listener" ? () => metrics.scrape() : undefined,
     });
+    if (metrics && config.http.metrics.at === "own") metricsListener = await (await import("../observability/metrics.js")).startMetricsListener(metrics, config.http.metrics.listen, { headerBytes: c.limitDefault(Budget.http_header_bytes), headersTimeoutMs: c.limitDefault(Budget.http_headers_timeout_ms), requestTimeoutMs: c.limitDefault(Budget.http_request_timeout_ms) });
   } catch (e) {
-    process.stderr.write(`atrium serve --http: cannot listen on ${listen.host}:${listen.port}: ${(e as Error).message}\n`);
+    process.stderr.write(`atrium serve --http: cannot listen on ${http && config.http.metrics.at === "own" ? `${config.http.metrics.listen.host}:${config.http.metrics.listen.port} (atrium.http.metrics)` : `${listen.host}:${listen.port}`}: ${(e as Error).message}\n`);
+    await http?.close();
     app.registry.killAll();
     return 1;
   }
@@ -74,8 +82,8 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
     const graceMs = c.limitDefault(Budget.http_drain_ms);
     process.stderr.write(`atrium: stopping (${signal}): new requests get 503; ${http.inFlight} in flight may finish within ${graceMs} ms\n`);
     await http.drain(graceMs);
-    await http.close();
-    await Promise.race([app.registry.stopAll().then(() => log?.flush()), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
+    await Promise.all([http.close(), metricsListener?.close()]);
+    await Promise.race([Promise.all([app.registry.stopAll().then(() => log?.flush()), observer.shutdown().catch(() => {})]), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
     app.registry.killAll();
     process.exit(0);
   };
@@ -85,6 +93,7 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
   process.stderr.on("error", () => {});
   const started = app.registry.startAll();
   void started.then(() => app.semantic.start());
+  if (metricsListener) process.stderr.write(`atrium: metrics at ${metricsListener.url} (atrium.http.metrics)\n`);
   process.stderr.write(`atrium ${version} is serving MCP at ${http.url} (Streamable HTTP, both revisions${config.http.auth ? `; tokens from ${config.http.auth.issuer}` : "; this machine only, no sign-in"}).\n`);
   return undefined;
 }
