@@ -100,9 +100,9 @@ describe("serve --http: traces and metrics", () => {
       // A failing program: its outcome code is exported, its error text (which quotes the program) is not.
       const failed = await c.call("execute_code", { code: `throw new Error(${JSON.stringify(SECRET)})` });
       expect(failed.isError).toBe(true);
-      // A caller's trace context in params._meta: the meta-tool span joins that trace (and a secret beside it goes nowhere).
+      // A caller's trace context in params._meta: the meta-tool span joins that trace (a secret in its tracestate or beside it goes nowhere).
       const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
-      await c.client.request({ method: "tools/call", params: { name: "search_tools", arguments: { query: SECRET }, _meta: { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01`, note: SECRET } } }, CallToolResultSchema);
+      await c.client.request({ method: "tools/call", params: { name: "search_tools", arguments: { query: SECRET }, _meta: { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01`, tracestate: `atrium=${SECRET}`, note: SECRET } } }, CallToolResultSchema);
       const sessionId = c.transport.sessionId!;
 
       const programSpans = () => {

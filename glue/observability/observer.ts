@@ -21,7 +21,7 @@ interface MetaToolFacts {
   sessionId?: string;
   /** Whether the connection speaks 2026-07-28 (else the 2025-11-25 revision, with a session). */
   modern: boolean;
-  /** The request's params._meta: read only for W3C traceparent/tracestate (a caller's trace this span joins). */
+  /** The request's params._meta: read only for a W3C traceparent (a caller's trace this span joins). */
   meta?: Record<string, unknown>;
 }
 

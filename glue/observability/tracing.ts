@@ -26,8 +26,10 @@ export function startTracing(version: string): SpanSink {
   const tracer = provider.getTracer("atrium", version);
   return {
     span(name, kind, facts, run, outcome, parent) {
-      // A caller that sent a traceparent in params._meta (MCP semantic conventions) gets this span in its trace.
-      const base = parent && typeof parent.traceparent === "string" && trace.getSpan(context.active()) === undefined ? propagation.extract(ROOT_CONTEXT, parent) : context.active();
+      // A caller that sent a traceparent in params._meta (MCP semantic conventions) gets this span in
+      // its trace. Only traceparent is read: a tracestate is the caller's free text, and would be exported.
+      const traceparent = parent?.traceparent;
+      const base = typeof traceparent === "string" && trace.getSpan(context.active()) === undefined ? propagation.extract(ROOT_CONTEXT, { traceparent }) : context.active();
       return tracer.startActiveSpan(name, { kind: KINDS[kind], attributes: facts }, base, async (span) => {
         const end = (code: string) => {
           span.setAttribute("atrium.outcome", code);
