@@ -46,6 +46,7 @@ import { watchConnectors } from "./activity/connector-watch.js";
 import { SemanticIndex } from "./embeddings/semantic-index.js";
 import { toolText } from "./embeddings/tool-text.js";
 import type { Principal } from "./support/principal.js";
+import { noObserver, type Observer } from "./observability/observer.js";
 
 import { PinService } from "./pins/service.js";
 import { PinFile } from "./pins/pin-file.js";
@@ -61,12 +62,16 @@ export interface ServeMode {
   callbacks?: TeamCallbacks;
   /** Where state that outlives a request is kept (serve --http: memory or atrium.store); else this process's memory. */
   store?: StateStore;
+  /** Metrics and traces (glue/observability/): each downstream call, program run and meta-tool call, and the connectors' states. */
+  observer?: Observer;
 }
 
 export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox), activity: ActivitySink = noActivity, live?: LiveConfig, mode: ServeMode = { shared: false }) {
   const c = core();
   const running = new RunningConfig(config);
   const registry = new ConnectorRegistry(config, version);
+  const observer = mode.observer ?? noObserver;
+  observer.connectors(() => registry.connectors);
   watchConnectors(() => registry.connectors, (listener) => registry.onChange(listener), activity);
   const pins = new PinService(c, new PinFile(), { onQuarantine: (connector, tool, reason) => activity.quarantine(connector, tool, reason) });
   const catalog = new Catalog(registry, c, pins);
@@ -95,7 +100,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
     link: (id, owner) => {
       const connector = registry.instanceFor(id, owner);
       return connector && {
-        call: (name, args, opts) => connector.call(name, args, opts),
+        call: (name, args, opts) => observer.downstream(id, name, () => connector.call(name, args, opts)),
         readResource: (uri, opts) => connector.readResource(uri, opts),
         prompts: (method, params, opts) => connector.prompts(method, params, opts),
         offersPrompts: () => connector.offersPrompts,
@@ -105,7 +110,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
       };
     },
   });
-  const tools = [executeCode(() => running.current), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
+  const tools = [executeCode(() => running.current, observer), searchTools, callTool, callDestructiveTool, getResult, skills, authorizeConnector, getView, callAppTool] as MetaTool[];
   const appResources = new AppResources({ core: c, catalog, downstream });
   // Downstream prompts, fetched through invoke.ts; each connector's prompts/list_changed reaches every host connection.
   const downstreamPrompts = new DownstreamPrompts(catalog, downstream);
@@ -130,7 +135,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   // Runs parked on a 2026-07-28 question; with replicas, a retry for another's run is carried there (a leg lasts at most a run's wall time).
   const parked = new ParkedRuns(state.bus && { bus: state.bus, waitMs: () => running.current.sandbox.programWallMs + STORE_OP_MS });
   void parked.listen();
-  const deps = { version, tools, host, onToolsChanged, catalogFor, context: { core: c, catalog, downstream, semantic, stash, viewStore, parked, programSlots: new MemoryProgramSlots(c), get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions };
+  const deps = { version, tools, host, onToolsChanged, catalogFor, context: { core: c, catalog, downstream, semantic, stash, viewStore, parked, programSlots: new MemoryProgramSlots(c), get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions, observer };
   /** A server instance for one connection of one revision, acting for one principal (`local` unless HTTP auth names one). */
   const serverFor = (revision: Revision, principal?: Principal) => createServer(deps, revision, principal);
   const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); if (o.ok) for (const l of toolsChanged) l(); live.onReload?.(o); } }, c, running, registry);

@@ -22,7 +22,22 @@ const paths = (errors: ConfigError[]) => errors.map((e) => e.path);
 
 describe("atrium.http", () => {
   it("defaults to 127.0.0.1:8787, no extra origins, no public URL and no auth", () => {
-    expect(accepted({}).http).toEqual({ listen: { host: "127.0.0.1", port: 8787 }, allowedOrigins: [], publicUrl: null, auth: null });
+    expect(accepted({}).http).toEqual({ listen: { host: "127.0.0.1", port: 8787 }, allowedOrigins: [], publicUrl: null, auth: null, metrics: { at: "listener" } });
+  });
+  it("serves /metrics on the listener without auth, nowhere by default with auth, or on a listener of its own (atrium.http.metrics)", () => {
+    const auth = { issuer: "https://login.example.com", audience: "https://atrium.example.com/mcp" };
+    expect(accepted({ http: { metrics: true } }).http.metrics).toEqual({ at: "listener" });
+    expect(accepted({ http: { metrics: false } }).http.metrics).toEqual({ at: "off" });
+    expect(accepted({ http: { auth } }).http.metrics).toEqual({ at: "off" });
+    expect(accepted({ http: { auth, metrics: "127.0.0.1:9464" } }).http.metrics).toEqual({ at: "own", listen: { host: "127.0.0.1", port: 9464 } });
+    expect(accepted({ http: { metrics: "[::1]:0" } }).http.metrics).toEqual({ at: "own", listen: { host: "::1", port: 0 } });
+  });
+  it("refuses /metrics without a token next to atrium.http.auth, and what is not true, false or HOST:PORT, naming atrium.http.metrics", () => {
+    const auth = { issuer: "https://login.example.com", audience: "https://atrium.example.com/mcp" };
+    const onListener = refused({ http: { auth, metrics: true } });
+    expect(paths(onListener)).toEqual(["atrium.http.metrics"]);
+    expect(onListener[0].message).toMatch(/without a token.*HOST:PORT/);
+    for (const metrics of ["yes", "127.0.0.1", "127.0.0.1:70000", 9464, {}]) expect(paths(refused({ http: { metrics } }))).toEqual(["atrium.http.metrics"]);
   });
   it("reads HOST:PORT, bracketed IPv6 and port 0", () => {
     expect(parseListen("0.0.0.0:9000")).toEqual({ host: "0.0.0.0", port: 9000 });

@@ -25,8 +25,8 @@ afterAll(async () => {
 
 const limits: StoreLimits = { results: { ttlMs: 60_000, maxBytes: 100 }, views: { ttlMs: 60_000, maxBytes: 100 } };
 let prefixes = 0;
-async function open(kind: "memory" | "redis", l: StoreLimits = limits): Promise<StateStore> {
-  const store = kind === "memory" ? memoryStore(core(), l) : redisStore(core(), { url: redis.url, keyPrefix: `t${++prefixes}:` }, l, () => {});
+async function open(kind: "memory" | "redis", l: StoreLimits = limits, failed?: (op: string) => void): Promise<StateStore> {
+  const store = kind === "memory" ? memoryStore(core(), l) : redisStore(core(), { url: redis.url, keyPrefix: `t${++prefixes}:` }, l, { log: () => {}, failed });
   stores.push(store);
   await waitFor(() => store.ready(), `the ${kind} store ready`);
   return store;
@@ -100,16 +100,19 @@ describe("the redis store", () => {
     }
   });
 
-  it("a store that stops answering makes each operation a retryable `unavailable` (STORE_OP_MS), /readyz false, and it recovers by itself", async () => {
-    const s = await open("redis");
+  it("a store that stops answering makes each operation a retryable `unavailable` (STORE_OP_MS), counted by operation, /readyz false, and it recovers by itself", async () => {
+    const failures: string[] = [];
+    const s = await open("redis", limits, (op) => failures.push(op));
     const mine = s.results.for("p:a");
     const id = (await mine.put("kept"))!;
+    failures.length = 0; // pings before the first connection counted too
     redis.pause();
     try {
       const failed = await mine.get(id).then(() => undefined, (e: unknown) => e);
       expect(failed).toBeInstanceOf(StoreUnavailable);
       expect((failed as StoreUnavailable).toJSON()).toMatchObject({ code: "unavailable", retryable: true });
       expect(await s.ready()).toBe(false);
+      expect(failures).toEqual(["stash get", "ping"]);
     } finally {
       redis.resume();
     }

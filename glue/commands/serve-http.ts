@@ -16,6 +16,7 @@ import type { StateStore } from "../store/state-store.js";
 import { MCP_PATH } from "../http/paths.js";
 import { teamCallbackUrl } from "../support/callback-url.js";
 import { TeamCallbacks } from "../auth/team-callbacks.js";
+import { startObserver } from "../observability/start.js";
 
 /** Why atrium will not listen on `listen` with this config, or undefined when it may. */
 export function listenRefusal(config: AtriumConfig, listen: HttpListen): string | undefined {
@@ -36,16 +37,19 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
   const c = core();
   const log = config.log.enabled ? openActivityLog(stateDir()) : undefined;
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
+  let metricsListener: { url: string; close(): Promise<void> } | undefined;
   const listening = () => http?.url ?? `http://${listen.host}:${listen.port}${MCP_PATH}`;
   // With auth, per-user logins come back to atrium's own callback under its public URL (spec/oauth.md O13).
   const callbacks = config.http.auth ? new TeamCallbacks(c, () => teamCallbackUrl(config.http.publicUrl ?? listening().slice(0, -MCP_PATH.length))) : undefined;
-  const store = await stateStoreFor(config);
+  // Metrics (atrium.http.metrics) and traces (an OTLP endpoint in the environment): glue/observability/.
+  const { observer, metrics } = await startObserver({ version, transport: "http", metrics: config.http.metrics.at !== "off" });
+  const store = await stateStoreFor(config, (op) => observer.storeError(op));
   if (typeof store === "string") {
     process.stderr.write(`${store}\n`);
     return 1;
   }
   const shared = shareAcrossReplicas(store, callbacks);
-  const app = createApp(config, version, pool, log, file === undefined ? undefined : { file }, { shared: true, callbacks, store });
+  const app = createApp(config, version, pool, log, file === undefined ? undefined : { file }, { shared: true, callbacks, store, observer });
   app.pins.watch();
   const authenticator: Authenticator = await authenticatorFor(config, resourceOf(config, listening));
   const limits = { maxBytes: c.limitDefault(Budget.request_line_bytes), maxDepth: c.limitDefault(Budget.request_depth), maxIdBytes: c.limitDefault(Budget.echo_clamp_chars) };
@@ -72,9 +76,13 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
       // Ready when the store answers (always, in memory).
       ready: async () => shared.loaded() && (await store.ready()),
       log: (line) => void process.stderr.write(`${line}\n`),
+      observe: (method, path) => observer.request(method, path),
+      metrics: metrics && config.http.metrics.at === "listener" ? () => metrics.scrape() : undefined,
     });
+    if (metrics && config.http.metrics.at === "own") metricsListener = await (await import("../observability/metrics.js")).startMetricsListener(metrics, config.http.metrics.listen, { headerBytes: c.limitDefault(Budget.http_header_bytes), headersTimeoutMs: c.limitDefault(Budget.http_headers_timeout_ms), requestTimeoutMs: c.limitDefault(Budget.http_request_timeout_ms) });
   } catch (e) {
-    process.stderr.write(`atrium serve --http: cannot listen on ${listen.host}:${listen.port}: ${(e as Error).message}\n`);
+    process.stderr.write(`atrium serve --http: cannot listen on ${http && config.http.metrics.at === "own" ? `${config.http.metrics.listen.host}:${config.http.metrics.listen.port} (atrium.http.metrics)` : `${listen.host}:${listen.port}`}: ${(e as Error).message}\n`);
+    await http?.close();
     app.registry.killAll();
     return 1;
   }
@@ -86,9 +94,9 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
     const graceMs = c.limitDefault(Budget.http_drain_ms);
     process.stderr.write(`atrium: stopping (${signal}): new requests get 503; ${http.inFlight} in flight may finish within ${graceMs} ms\n`);
     await http.drain(graceMs);
-    await http.close();
+    await Promise.all([http.close(), metricsListener?.close()]);
     await store.close();
-    await Promise.race([app.registry.stopAll().then(() => log?.flush()), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
+    await Promise.race([Promise.all([app.registry.stopAll().then(() => log?.flush()), observer.shutdown().catch(() => {})]), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
     app.registry.killAll();
     process.exit(0);
   };
@@ -98,19 +106,20 @@ export async function serveHttp(config: AtriumConfig, listen: HttpListen, versio
   process.stderr.on("error", () => {});
   const started = app.registry.startAll();
   void started.then(() => app.semantic.start());
+  if (metricsListener) process.stderr.write(`atrium: metrics at ${metricsListener.url} (atrium.http.metrics)\n`);
   process.stderr.write(`atrium ${version} is serving MCP at ${http.url} (Streamable HTTP, both revisions${config.http.auth ? `; tokens from ${config.http.auth.issuer}` : "; this machine only, no sign-in"}).\n`);
   return undefined;
 }
 
 /** atrium.store's Redis when configured (loaded only then), else this process's memory; why not, when per-user connectors need ATRIUM_STORE_KEY and it is missing or malformed. */
-async function stateStoreFor(config: AtriumConfig): Promise<StateStore | string> {
+async function stateStoreFor(config: AtriumConfig, failed: (op: string) => void): Promise<StateStore | string> {
   const limits = storeLimits(core(), config.results);
   if (!config.store) return memoryStore(core(), limits);
   const [{ redisStore }, { storeKeyOf }] = await Promise.all([import("../store/redis-store.js"), import("../store/login-cipher.js")]);
   const key = storeKeyOf(process.env.ATRIUM_STORE_KEY);
   const perUser = config.connectors.filter((c) => c.kind === "http" && c.auth === "per-user").map((c) => c.id);
   if (typeof key === "string" && perUser.length > 0) return `atrium serve --http: ${perUser.join(", ")} ${perUser.length === 1 ? "logs" : "log"} each person in ("auth": "per-user"), and with atrium.store those logins are kept in the store, sealed with a key: ${key}. Set it on every replica (the same key), or drop "per-user"`;
-  return redisStore(core(), config.store, limits, (line) => void process.stderr.write(`${line}\n`), typeof key === "string" ? undefined : key);
+  return redisStore(core(), config.store, limits, { log: (line) => void process.stderr.write(`${line}\n`), failed }, typeof key === "string" ? undefined : key);
 }
 
 /**

@@ -10,6 +10,7 @@ import { stateDir } from "../support/state-dir.js";
 import type { createApp } from "../app.js";
 import { SHUTDOWN_GRACE_MS } from "../decisions/generated/spec.js";
 import { CLI_COLUMNS, JSON_INDENT } from "../support/format.js";
+import { startObserver } from "../observability/start.js";
 
 /** `file`: the config file atrium was started with (none for the embedded demo); its edits are applied live. */
 export async function serve(config: AtriumConfig, source: string, version: string, file?: string): Promise<void> {
@@ -19,7 +20,9 @@ export async function serve(config: AtriumConfig, source: string, version: strin
     import("../app.js"), import("../transport/bounded-stdio.js"), import("@modelcontextprotocol/server/stdio"), import("../mcp/server.js"), import("../activity/log.js"),
   ]);
   const log = config.log.enabled ? openActivityLog(stateDir()) : undefined;
-  const app = createApp(config, version, pool, log, file === undefined ? undefined : { file });
+  // Traces only when an OTLP endpoint is set (no /metrics on stdio): glue/observability/.
+  const { observer } = await startObserver({ version, transport: "stdio", metrics: false });
+  const app = createApp(config, version, pool, log, file === undefined ? undefined : { file }, { shared: false, observer });
   // `atrium pins accept|reject` in a terminal changes the pin file: judged again when noticed.
   app.pins.watch();
   let stopping = false;
@@ -27,7 +30,7 @@ export async function serve(config: AtriumConfig, source: string, version: strin
     if (stopping) return;
     stopping = true;
     app.reload?.close();
-    await Promise.race([app.registry.stopAll().then(() => log?.flush()), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
+    await Promise.race([Promise.all([app.registry.stopAll().then(() => log?.flush()), observer.shutdown().catch(() => {})]), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
     app.registry.killAll();
     process.exit(code);
   };

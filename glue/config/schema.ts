@@ -146,7 +146,11 @@ export interface HttpConfig {
   /** The URL people reach this atrium at (behind a reverse proxy); else http://<listen>. */
   publicUrl: string | null;
   auth: HttpAuthConfig | null;
+  /** atrium.http.metrics: where GET /metrics is served (docs/reference.md "Metrics"). */
+  metrics: HttpMetrics;
 }
+/** On the main listener (the default without auth), nowhere (the default with auth), or on a listener of its own ("HOST:PORT"). */
+export type HttpMetrics = { at: "listener" } | { at: "off" } | { at: "own"; listen: HttpListen };
 
 /** atrium.store: where state that outlives a request lives (glue/store/). Without it, in this process's memory. */
 export interface StoreConfig {
@@ -184,7 +188,7 @@ export type ValidationResult =
 export const TOP_KEYS = ["mcpServers", "atrium"] as const;
 export const ATRIUM_KEYS = ["sandbox", "views", "results", "connectors", "log", "search", "http", "access", "store"] as const;
 export const STORE_KEYS = ["url", "keyPrefix"] as const;
-export const HTTP_SERVE_KEYS = ["listen", "allowedOrigins", "publicUrl", "auth"] as const;
+export const HTTP_SERVE_KEYS = ["listen", "allowedOrigins", "publicUrl", "auth", "metrics"] as const;
 export const HTTP_AUTH_KEYS = ["issuer", "audience", "requiredScopes", "groupsClaim"] as const;
 export const ACCESS_RULE_KEYS = ["groups", "connectors"] as const;
 

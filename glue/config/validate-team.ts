@@ -1,8 +1,8 @@
 // Team mode's config sections: atrium.http (where `serve --http` listens, which origins it
-// serves, its public URL and its resource-server settings), atrium.access (which connectors
-// a principal's groups may use; the core decides with these rules, spec/access.md) and
+// serves, its public URL, its resource-server settings and its metrics), atrium.access (which
+// connectors a principal's groups may use; the core decides with these rules, spec/access.md) and
 // atrium.store (the shared store replicas keep their state in).
-import { DEFAULT_LISTEN, DEFAULT_STORE_PREFIX, HTTP_AUTH_KEYS, ACCESS_RULE_KEYS, type HttpAuthConfig, type HttpConfig, type HttpListen, type StoreConfig } from "./schema.js";
+import { DEFAULT_LISTEN, DEFAULT_STORE_PREFIX, HTTP_AUTH_KEYS, ACCESS_RULE_KEYS, type HttpAuthConfig, type HttpConfig, type HttpListen, type HttpMetrics, type StoreConfig } from "./schema.js";
 import { STORE_PREFIX_CHARS_MAX } from "../decisions/generated/spec.js";
 import type { AccessRuleConfig } from "../decisions/facts/access.js";
 import { PORT_MAX } from "../support/wire.js";
@@ -28,7 +28,28 @@ export function httpOf(ctx: Ctx, block: Obj): HttpConfig {
   const publicUrl = httpUrl(ctx, `${path}.publicUrl`, own(block, "publicUrl")) ?? null;
   const rawAuth = own(block, "auth");
   const auth = rawAuth === undefined || rawAuth === null ? null : authOf(ctx, section(ctx, `${path}.auth`, rawAuth, HTTP_AUTH_KEYS));
-  return { listen, allowedOrigins, publicUrl, auth };
+  const metrics = metricsOf(ctx, `${path}.metrics`, own(block, "metrics"), rawAuth !== undefined && rawAuth !== null);
+  return { listen, allowedOrigins, publicUrl, auth, metrics };
+}
+
+/** atrium.http.metrics: true (the main listener; not with auth), false, or "HOST:PORT" (a listener of its own, no token). */
+function metricsOf(ctx: Ctx, path: string, value: unknown, withAuth: boolean): HttpMetrics {
+  if (value === undefined || value === null) return withAuth ? { at: "off" } : { at: "listener" };
+  if (value === false) return { at: "off" };
+  if (value === true) {
+    if (withAuth) fail(ctx, path, `true would serve /metrics without a token on the listener atrium.http.auth guards; name a listener of its own instead ("HOST:PORT", e.g. "127.0.0.1:9464"), or leave it out`);
+    return withAuth ? { at: "off" } : { at: "listener" };
+  }
+  if (typeof value !== "string") {
+    fail(ctx, path, expected(`true, false or "HOST:PORT" (a listener of its own for /metrics)`, value));
+    return { at: "off" };
+  }
+  const listen = parseListen(value);
+  if (typeof listen === "string") {
+    fail(ctx, path, listen);
+    return { at: "off" };
+  }
+  return { at: "own", listen };
 }
 
 /** An origin as a browser sends it: scheme, host and port only ("https://chat.example.com"). */

@@ -16,7 +16,7 @@ import { judgeLine } from "../transport/jsonrpc-guard.js";
 import type { Authentication, Authenticator, Refusal } from "./authenticator.js";
 import type { McpEndpoint } from "./mcp-endpoint.js";
 import { refusedOrigin, type OriginPolicy } from "./origin-guard.js";
-import { MCP_PATH } from "./paths.js";
+import { MCP_PATH, METRICS_PATH } from "./paths.js";
 import { OAUTH_CALLBACK_PATH } from "../support/callback-url.js";
 import { readBody, webRequestOf, writeJson, writeWebResponse } from "./web-exchange.js";
 
@@ -38,6 +38,10 @@ export interface HttpServerOptions {
   /** Whether the config is loaded and the parts a request needs answer (/readyz). */
   ready: () => Promise<boolean>;
   log?: (line: string) => void;
+  /** Observability (glue/observability/): each request's start; the function returned hears its status when it ends. */
+  observe?: (method: string | undefined, path: string | undefined) => (status: number) => void;
+  /** GET /metrics on this listener (atrium.http.metrics), Host and Origin checked as for /mcp, no token. */
+  metrics?: () => Promise<{ contentType: string; body: string }>;
 }
 
 export interface HttpServer {
@@ -60,7 +64,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
   let idle: (() => void) | undefined;
   const node = createServer({ maxHeaderSize: opts.headerBytes, headersTimeout: opts.headersTimeoutMs, requestTimeout: opts.requestTimeoutMs }, (req, res) => {
     inFlight++;
+    const observed = opts.observe?.(req.method, pathOf(req.url));
     res.once("close", () => {
+      observed?.(res.statusCode);
       inFlight--;
       if (inFlight === 0) idle?.();
     });
@@ -86,6 +92,12 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     if (path === "/readyz" && req.method === "GET") {
       const ready = (await opts.ready()) && opts.authenticator.ready();
       return writeJson(res, ready ? HTTP_STATUS.ok : HTTP_STATUS.unavailable, { status: ready ? "ready" : "not ready" });
+    }
+    if (path === METRICS_PATH && opts.metrics && req.method === "GET") {
+      const bad = refusedOrigin(opts.origins, header(req, "origin"), header(req, "host"));
+      if (bad) return refuse(res, HTTP_STATUS.forbidden, "forbidden", bad);
+      const m = await opts.metrics();
+      return void res.writeHead(HTTP_STATUS.ok, { "content-type": m.contentType }).end(m.body);
     }
     const document = path === undefined ? undefined : opts.authenticator.documentAt(path);
     if (document && req.method === "GET") return writeJson(res, HTTP_STATUS.ok, document, { "cache-control": "max-age=300" });

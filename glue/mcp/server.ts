@@ -20,6 +20,7 @@ import { elicitationOf } from "../decisions/facts/approval.js";
 import { requestCapabilities } from "../decisions/facts/host.js";
 import type { HostToAsk } from "../calls/downstream-questions.js";
 import { LOCAL_PRINCIPAL, type Principal } from "../support/principal.js";
+import type { Observer } from "../observability/observer.js";
 
 /** A stash shared by every principal, of which a request gets its own principal's side. */
 type SharedStash = { for(owner: string): ToolContext["stash"] };
@@ -44,6 +45,8 @@ export interface ServerDeps {
     get(name: string, args: Record<string, string> | undefined, signal: AbortSignal, catalog: ToolContext["catalog"]): Promise<GetPromptResult>;
     onChanged(listener: () => void): () => void;
   };
+  /** Metrics and traces of each meta-tool call (glue/observability/). */
+  observer?: Observer;
 }
 
 /** The lists atrium answers the same way to every client for the life of the process. */
@@ -198,10 +201,11 @@ export function createServer(deps: ServerDeps, revision: Revision, principal: Pr
     // The host's elicitation facts (H13) for the core to judge; a server-to-client request to carry one exists on 2025-11-25 only (2026-07-28 has input_required results instead).
     const send = modern ? undefined : { ask: (params: Parameters<typeof ctx.mcpReq.elicitInput>[0] & { mode: "url" }, signal: AbortSignal) => ctx.mcpReq.elicitInput(params, { signal }), complete: (elicitationId: string) => ctx.mcpReq.notify({ method: "notifications/elicitation/complete", params: { elicitationId } }) };
     const elicit = { revision, elicitation: elicitationOf(requestCapabilities(revision, server.getClientCapabilities(), ctx.mcpReq.envelope)), send };
-    return runTool(tool, request.params.arguments, { ...deps.context, stash: deps.context.stash.for(principal.id), viewStore: deps.context.viewStore.for(principal.id), catalog, principal, host: hostFor(ctx), approvals: questionChannel(revision, server.getClientCapabilities(), ctx), retry: { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses }, elicit, requestMeta: request.params._meta }, {
+    const run = () => runTool(tool, request.params.arguments, { ...deps.context, stash: deps.context.stash.for(principal.id), viewStore: deps.context.viewStore.for(principal.id), catalog, principal, host: hostFor(ctx), approvals: questionChannel(revision, server.getClientCapabilities(), ctx), retry: { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses }, elicit, requestMeta: request.params._meta }, {
       signal: ctx.mcpReq.signal,
       notifyProgress: token === undefined ? undefined : (progress) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, ...progress } }),
     });
+    return deps.observer ? deps.observer.metaTool({ tool: tool.name, principal: principal.id, sessionId: ctx.sessionId, modern, meta: request.params._meta }, run) : run();
   });
   return server;
 }

@@ -30,7 +30,10 @@ function storeWhere(url: string): string {
   return `${u.protocol}//${u.host}`;
 }
 
-export function connectRedis(url: string, log: (line: string) => void): RedisConnection {
+/** Where the connection says what happened: lines for the operator, and each operation that failed (metrics). */
+export interface StoreHooks { log: (line: string) => void; failed?: (op: string) => void }
+
+export function connectRedis(url: string, { log, failed }: StoreHooks): RedisConnection {
   let lastLogged = "";
   const client = newClient(url);
   // Without a listener node-redis would throw the error at the process; said once per kind.
@@ -48,7 +51,10 @@ export function connectRedis(url: string, log: (line: string) => void): RedisCon
   return {
     client,
     async op(what, run) {
-      if (!client.isReady) throw new StoreUnavailable(`${what}: not connected`);
+      if (!client.isReady) {
+        failed?.(what);
+        throw new StoreUnavailable(`${what}: not connected`);
+      }
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new StoreUnavailable(`${what}: no answer within STORE_OP_MS, ${STORE_OP_MS} ms`)), STORE_OP_MS);
@@ -56,6 +62,7 @@ export function connectRedis(url: string, log: (line: string) => void): RedisCon
       try {
         return await Promise.race([run(client), deadline]);
       } catch (e) {
+        failed?.(what);
         if (e instanceof StoreUnavailable) throw e;
         throw new StoreUnavailable(`${what}: ${(e as Error).message}`);
       } finally {

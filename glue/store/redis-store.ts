@@ -2,7 +2,7 @@
 // sessions and the bus between replicas, every key under `atrium.store.keyPrefix` and with a TTL, values under the same caps as
 // in memory. Loaded only when a store is configured.
 import type { Core } from "../decisions/core.js";
-import { connectRedis } from "./redis-connection.js";
+import { connectRedis, type StoreHooks } from "./redis-connection.js";
 import { RedisRateWindows } from "./redis-rate-windows.js";
 import { RedisSessions } from "./redis-sessions.js";
 import { RedisStash } from "./redis-stash.js";
@@ -11,8 +11,9 @@ import { SharedLogins } from "./shared-logins.js";
 import type { StateStore, StoreLimits } from "./state-store.js";
 
 /** `loginKey`: ATRIUM_STORE_KEY's key, which per-user logins are sealed with (none: no per-user logins kept). */
-export function redisStore(core: Core, config: { url: string; keyPrefix: string }, limits: StoreLimits, log: (line: string) => void, loginKey?: Buffer): StateStore {
-  const redis = connectRedis(config.url, log);
+export function redisStore(core: Core, config: { url: string; keyPrefix: string }, limits: StoreLimits, hooks: StoreHooks, loginKey?: Buffer): StateStore {
+  const { log } = hooks;
+  const redis = connectRedis(config.url, hooks);
   const p = config.keyPrefix;
   const bus = redisBus(redis, p);
   return {

@@ -19,6 +19,7 @@ import { CODE_CHARS_MAX, CONNECTOR_LIST_CHARS_MAX, Revision } from "../../decisi
 import { MS_PER_SECOND, roundMs as round } from "../../support/format.js";
 import type { AtriumConfig } from "../../config/schema.js";
 import { SHELL_URI } from "../../views/shell-page.js";
+import { noObserver, type Observer } from "../../observability/observer.js";
 
 function describeExecuteCode(config: AtriumConfig, usable: (connectorId: string) => boolean = () => true): string {
   const s = config.sandbox;
@@ -33,8 +34,8 @@ function describeExecuteCode(config: AtriumConfig, usable: (connectorId: string)
   ].join("\n");
 }
 
-/** `config`: the config in force (a live reload changes the connectors the description names). */
-export const executeCode = (config: () => AtriumConfig) =>
+/** `config`: the config in force (a live reload changes the connectors the description names); `observer`: each run's span and outcome. */
+export const executeCode = (config: () => AtriumConfig, observer: Observer = noObserver) =>
   defineTool({
     name: "execute_code",
     title: "Run a program over the tools",
@@ -61,9 +62,9 @@ export const executeCode = (config: () => AtriumConfig) =>
       const slot = ctx.programSlots.take(ctx.principal, Date.now(), ctx.config.sandbox.programWallMs);
       if (!slot.ok) return errorResult(new AtriumError("rate_limited", `${slot.limit} of your programs are running (principal_programs); retry in ${slot.retryAfterMs} ms or when one ends`, { details: { retryAfterMs: slot.retryAfterMs } }));
       const park = ctx.approvals.revision === Revision.r2026_07_28 ? ctx.parked.start(args.code, ctx.principal) : undefined;
-      if (!park) return runProgram(args, ctx, ctx.approvals, ctx.signal, ctx.progress).finally(slot.release);
+      if (!park) return observer.program(() => runProgram(args, ctx, ctx.approvals, ctx.signal, ctx.progress)).finally(slot.release);
       // A parked run keeps its slot until it ends, past this request's first leg.
-      return park.first(runProgram(args, ctx, park.channel(ctx.approvals), park.signal, park.progressWhileOpen(ctx.progress)).finally(slot.release), ctx.signal);
+      return park.first(observer.program(() => runProgram(args, ctx, park.channel(ctx.approvals), park.signal, park.progressWhileOpen(ctx.progress))).finally(slot.release), ctx.signal);
     },
   });
 
