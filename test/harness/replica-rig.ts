@@ -7,10 +7,10 @@ import { connectHttp } from "./atrium-http.js";
 import { startHaproxy, type Haproxy, type HaproxyOptions } from "./haproxy.js";
 import { demoConfig, startReplicas, type ReplicaOptions, type Replicas } from "./replicas.js";
 
-/** demoConfig plus the gate fixture (whoami: its pid; wait_for_file: holds a call open until a file exists). */
-export function rigConfig(atrium: Record<string, unknown> = {}) {
+/** demoConfig plus the gate fixture (whoami: its pid; wait_for_file: holds a call open until a file exists), `gate` more keys of its entry (timeoutMs). */
+export function rigConfig(atrium: Record<string, unknown> = {}, gate: Record<string, unknown> = {}) {
   return {
-    mcpServers: { ...demoConfig.mcpServers, gate: nodeServer(fixture("gate-server"), { args: [fixture("gate-server"), "gate"] }) },
+    mcpServers: { ...demoConfig.mcpServers, gate: nodeServer(fixture("gate-server"), { args: [fixture("gate-server"), "gate"], ...gate }) },
     atrium: { ...demoConfig.atrium, ...atrium },
   };
 }
