@@ -29,7 +29,7 @@ function guard(): void {
   });
 }
 
-export const STOP_GRACE_MS = 5_000;
+const STOP_GRACE_MS = 5_000;
 
 export function spawnChild(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; name: string }): Child {
   guard();

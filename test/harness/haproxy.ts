@@ -63,7 +63,7 @@ export function haproxyAvailable(): boolean {
   }
 }
 
-export function haproxyConfig(port: number, dir: string, opts: HaproxyOptions): string {
+function haproxyConfig(port: number, dir: string, opts: HaproxyOptions): string {
   const inter = opts.checkIntervalMs ?? 200;
   return [
     "global",

@@ -16,7 +16,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Whether a TCP connection to 127.0.0.1:port is accepted now. */
-export function accepts(port: number): Promise<boolean> {
+function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const c = createConnection({ host: "127.0.0.1", port });
     c.once("connect", () => {

@@ -28,7 +28,7 @@ export interface Rig {
 }
 
 /** gate.whoami's pid asked of the replica at `url` directly. */
-export async function gatePidAt(url: string): Promise<number> {
+async function gatePidAt(url: string): Promise<number> {
   const c = await connectHttp(url, { revision: "2026-07-28" });
   try {
     const r = await c.call("call_tool", { address: "gate.whoami", args: {}, resultMode: "value" });

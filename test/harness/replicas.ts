@@ -25,7 +25,7 @@ export interface ReplicaOptions {
   waitForConnectors?: boolean;
 }
 
-export interface Replica {
+interface Replica {
   readonly index: number;
   readonly port: number;
   /** http://127.0.0.1:port/mcp */
