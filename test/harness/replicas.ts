@@ -23,6 +23,8 @@ export interface ReplicaOptions {
   env?: Record<string, string>;
   /** Wait until each replica's connectors have made their first start attempt (default true). */
   waitForConnectors?: boolean;
+  /** Headers of the client that waits for the connectors (a bearer token when the config has atrium.http.auth). */
+  clientHeaders?: Record<string, string>;
 }
 
 interface Replica {
@@ -62,7 +64,7 @@ async function readyz(base: string): Promise<boolean> {
   }
 }
 
-async function launch(listen: string, configFile: string, env: NodeJS.ProcessEnv, waitForConnectors: boolean, name: string): Promise<{ child: Child; url: string }> {
+async function launch(listen: string, configFile: string, env: NodeJS.ProcessEnv, waitForConnectors: boolean | Record<string, string>, name: string): Promise<{ child: Child; url: string }> {
   const child = spawnChild(process.execPath, [atriumBin, "serve", "--http", "--listen", listen, "--config", configFile], { env, name });
   const url = (await child.waitForOutput(/serving MCP at (http:\/\/\S+\/mcp)/))[1];
   const base = new URL(url).origin;
@@ -71,7 +73,7 @@ async function launch(listen: string, configFile: string, env: NodeJS.ProcessEnv
     await new Promise((r) => setTimeout(r, 25));
   }
   if (waitForConnectors) {
-    const c = await connectHttp(url, { revision: "2026-07-28" });
+    const c = await connectHttp(url, { revision: "2026-07-28", headers: waitForConnectors === true ? {} : waitForConnectors });
     try {
       await connectorsSettled((tool, args) => c.call(tool, args));
     } finally {
@@ -87,7 +89,7 @@ export async function startReplicas(opts: ReplicaOptions): Promise<Replicas> {
   writeFileSync(configFile, JSON.stringify(opts.config ?? demoConfig));
   const stateDirOf = (i: number) => join(dir, opts.sharedState ? "state" : `state-${i}`);
   const envOf = (i: number) => ({ ...process.env, ATRIUM_STATE_DIR: stateDirOf(i), ...opts.env });
-  const wait = opts.waitForConnectors !== false;
+  const wait = opts.waitForConnectors === false ? false : (opts.clientHeaders ?? true);
   const children: Child[] = [];
   const urls: string[] = [];
   try {
