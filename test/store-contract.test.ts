@@ -10,7 +10,7 @@ import { memoryStore } from "../glue/store/memory-store.js";
 import { redisStore } from "../glue/store/redis-store.js";
 import { StoreUnavailable, type StateStore, type StoreLimits } from "../glue/store/state-store.js";
 import { MS_PER_MINUTE } from "../glue/support/format.js";
-import { startRedis, type TestRedis } from "./harness/redis.js";
+import { startRedis, type RedisServer as TestRedis } from "./harness/redis-server.js";
 import { waitFor } from "./harness/until.js";
 
 let redis: TestRedis;

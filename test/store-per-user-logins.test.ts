@@ -17,7 +17,7 @@ import { startOAuthRig, type OAuthRig } from "./harness/oauth-rig.js";
 import { loginThroughAtrium } from "./harness/oauth-client.js";
 import { startHttpAtrium, connectHttp, type HttpAtrium, type HttpClient } from "./harness/atrium-http.js";
 import { atriumBin } from "./harness/atrium-client.js";
-import { startRedis, type TestRedis } from "./harness/redis.js";
+import { startRedis, type RedisServer as TestRedis } from "./harness/redis-server.js";
 import { waitFor } from "./harness/until.js";
 import { loginUrl, structured, teamClients, teamToken, whoami } from "./harness/team-logins.js";
 

@@ -13,7 +13,7 @@ import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import { withInputRequired } from "@modelcontextprotocol/client";
 import { startHttpAtrium, connectHttp, type HttpAtrium } from "./harness/atrium-http.js";
 import { fixture, nodeServer, programValue } from "./harness/atrium-client.js";
-import { startRedis, type TestRedis } from "./harness/redis.js";
+import { startRedis, type RedisServer as TestRedis } from "./harness/redis-server.js";
 import { waitFor } from "./harness/until.js";
 
 let redis: TestRedis;

@@ -80,7 +80,7 @@ export function nodeServer(script: string, extra: Record<string, unknown> = {}) 
 }
 
 /** Polls search_tools until no connector is still in its first start attempt (bounded). */
-async function connectorsSettled(call: (name: string, a?: Record<string, unknown>) => Promise<CallToolResult>, timeoutMs = 60_000): Promise<void> {
+export async function connectorsSettled(call: (name: string, a?: Record<string, unknown>) => Promise<CallToolResult>, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     const r = (await call("search_tools", { query: "", limit: 1 })).structuredContent as { unavailable?: { state: string }[] } | undefined;

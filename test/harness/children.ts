@@ -1,0 +1,87 @@
+// The child processes a rig starts (redis-server, haproxy, atrium replicas): their output kept,
+// a wait for a line of it (an event, never a sleep), stop = SIGTERM then SIGKILL, and a process
+// 'exit' guard that SIGKILLs any still running when the test process ends, however it ends (a
+// failing test, a thrown hook), so no rig child outlives its test run.
+import { spawn, type ChildProcess } from "node:child_process";
+
+export interface Child {
+  readonly proc: ChildProcess;
+  readonly pid: number;
+  /** What it wrote to stdout and stderr so far, interleaved as it arrived. */
+  output(): string;
+  /** Resolves when it has exited (code, or the signal that ended it). */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  alive(): boolean;
+  /** The first match of `re` in its output (from the start), once it appears; rejects if it exits first. */
+  waitForOutput(re: RegExp): Promise<RegExpMatchArray>;
+  /** SIGTERM, then SIGKILL after `graceMs` if it is still running; resolves once it has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+let guarded = false;
+
+function guard(): void {
+  if (guarded) return;
+  guarded = true;
+  process.on("exit", () => {
+    for (const p of running) p.kill("SIGKILL");
+  });
+}
+
+const STOP_GRACE_MS = 5_000;
+
+export function spawnChild(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; name: string }): Child {
+  guard();
+  const proc = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+  if (proc.pid === undefined) throw new Error(`${opts.name}: could not start ${command}`);
+  running.add(proc);
+  let out = "";
+  const listeners = new Set<() => void>();
+  const take = (c: Buffer) => {
+    out += c.toString();
+    for (const l of listeners) l();
+  };
+  proc.stdout!.on("data", take);
+  proc.stderr!.on("data", take);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once("exit", (code, signal) => {
+      running.delete(proc);
+      resolve({ code, signal });
+    }),
+  );
+  const alive = () => proc.exitCode === null && proc.signalCode === null;
+  return {
+    proc,
+    pid: proc.pid,
+    output: () => out,
+    exited,
+    alive,
+    waitForOutput(re) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const m = re.exec(out);
+          if (!m) return false;
+          listeners.delete(check);
+          resolve(m);
+          return true;
+        };
+        if (check()) return;
+        listeners.add(check);
+        void exited.then(({ code, signal }) => {
+          if (check()) return;
+          listeners.delete(check);
+          reject(new Error(`${opts.name} exited (${signal ?? code}) before printing ${re}:\n${out.slice(-4000)}`));
+        });
+      });
+    },
+    async stop(graceMs = STOP_GRACE_MS) {
+      if (!alive()) return void (await exited);
+      proc.kill("SIGTERM");
+      proc.kill("SIGCONT"); // a paused (SIGSTOP) child handles its SIGTERM only once it runs again
+      const timer = setTimeout(() => proc.kill("SIGKILL"), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
