@@ -1,6 +1,6 @@
 // Logins of remote connectors (spec/oauth.md, O1–O13). Fails closed: facts out of range answer
 // invalid_facts, which the glue treats as the answer that grants nothing.
-import { CallbackPlace, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, ElicitationSupport, IssuerMatch, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, Revision, TokenExpiry, TokenIssuerMatch, UrlPart } from "./generated/spec";
+import { AuthChallenge, CallbackPlace, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, ElicitationSupport, IssuerMatch, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, Revision, TokenExpiry, TokenIssuerMatch, UrlPart } from "./generated/spec";
 
 function isPart(v: i32): bool {
   return v >= UrlPart.absent && v <= UrlPart.present;
@@ -36,10 +36,11 @@ export function oauthOffer(transport: i32, credentials: i32): i32 {
 }
 
 /** O5: what an HTTP 401 of a connector means. */
-export function oauthUnauthorized(credentials: i32, prm: i32): i32 {
-  if (credentials < ConnectorCredentials.none || credentials > ConnectorCredentials.static_header || prm < ResourceMetadata.not_found || prm > ResourceMetadata.found) return OAuthUnauthorized.invalid_facts; // O10
+export function oauthUnauthorized(credentials: i32, prm: i32, challenge: i32): i32 {
+  if (credentials < ConnectorCredentials.none || credentials > ConnectorCredentials.static_header || prm < ResourceMetadata.not_found || prm > ResourceMetadata.found || challenge < AuthChallenge.other || challenge > AuthChallenge.bearer) return OAuthUnauthorized.invalid_facts; // O10
   if (credentials == ConnectorCredentials.static_header) return OAuthUnauthorized.credentials_refused;
   if (prm == ResourceMetadata.found) return OAuthUnauthorized.needs_login;
+  if (challenge == AuthChallenge.bearer) return OAuthUnauthorized.needs_login; // a 2025-03-26 server: its login is at the server's own origin
   return OAuthUnauthorized.no_login_offered;
 }
 

@@ -26,9 +26,8 @@ const expected: Record<string, string> = {
     "fails on purpose: the authorization server metadata fetched for issuer …/tenant1 names the issuer without /tenant1; atrium refuses a metadata document whose issuer is not the one it asked for (RFC 8414 §3.3)",
   "auth/metadata-var3": "fails on purpose: the same issuer mismatch as metadata-var2 (RFC 8414 §3.3)",
   "auth/basic-cimd": "fails (a warning): atrium sends a Client ID Metadata Document only when one is configured, not when the server advertises support (left for later)",
-  "auth/2025-03-26-oauth-metadata-backcompat":
-    "fails: a 2025-03-26 server without protected resource metadata is 'advertises no login' on the host path (authorize_connector), though `atrium auth login` logs in",
-  "auth/2025-03-26-oauth-endpoint-fallback": "fails: the same 2025-03-26 host path as oauth-metadata-backcompat, with the default endpoints",
+  "auth/2025-03-26-oauth-metadata-backcompat": "pass",
+  "auth/2025-03-26-oauth-endpoint-fallback": "pass",
   "auth/scope-from-www-authenticate": "pass",
   "auth/scope-from-scopes-supported": "pass",
   "auth/scope-omitted-when-undefined": "pass",

@@ -389,3 +389,67 @@ describe("the scope a login asks for", () => {
     expect(url.searchParams.get("scope")).toBe("files:read files:write");
   });
 });
+
+/** A 2025-03-26 server: no protected resource metadata; a 401 with `challenge`; its own origin is its authorization server (`metadata`: whether it serves RFC 8414 metadata, else the default endpoints). */
+function legacyServer(challenge: string | undefined, metadata: boolean) {
+  return (origin: string): Route => (req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path === "/mcp") {
+      res.writeHead(401, challenge ? { "www-authenticate": challenge } : {}).end();
+      return true;
+    }
+    if (path === "/.well-known/oauth-authorization-server" && metadata) return json(res, 200, { issuer: origin, authorization_endpoint: `${origin}/oauth/authorize`, token_endpoint: `${origin}/oauth/token`, registration_endpoint: `${origin}/oauth/register`, response_types_supported: ["code"], code_challenge_methods_supported: ["S256"] });
+    if (path === (metadata ? "/oauth/register" : "/register")) return json(res, 201, { client_id: "legacy-client", redirect_uris: ["http://127.0.0.1/callback"] });
+    if (path === (metadata ? "/oauth/token" : "/token")) return json(res, 200, { access_token: "legacy-access", token_type: "Bearer", expires_in: 3600 });
+  };
+}
+
+describe("O5: a 2025-03-26 server (no protected resource metadata, a Bearer challenge) offers a login at its own origin", () => {
+  for (const metadata of [true, false]) {
+    const how = metadata ? "its authorization server metadata at its origin" : "no metadata at all: the default endpoints /authorize, /token, /register";
+    it(`with ${how}: a background start needs a login and asks nothing but the resource metadata's well-known locations; a person's login asks only that origin`, async () => {
+      const mcp = await recordingServer(legacyServer(`Bearer error="invalid_token", error_description="Missing Authorization header"`, metadata));
+      const config = connector(`${mcp.origin}/mcp`);
+      const tokens = store();
+      const failed = await backgroundStart(config, tokens);
+      expect(needsLogin(failed), String(failed)).toBeTruthy();
+      expect(refusedWithoutLogin(failed)).toBeUndefined();
+      expect(mcp.hits.filter((h) => h.path !== "/mcp").every((h) => h.path.startsWith("/.well-known/oauth-protected-resource")), JSON.stringify(mcp.hits)).toBe(true);
+      expect(tokens.all()).toEqual([]);
+
+      const url = await logInOnce(config, tokens);
+      expect(url.origin + url.pathname).toBe(`${mcp.origin}${metadata ? "/oauth/authorize" : "/authorize"}`);
+      expect(url.searchParams.get("resource"), "no resource metadata: no indicator (O7)").toBeNull();
+      expect(tokens.get(config.id, config.url)?.tokens?.access_token).toBe("legacy-access");
+      expect(mcp.hits.some((h) => h.path === (metadata ? "/oauth/register" : "/register"))).toBe(true);
+      expect(mcp.hits.filter((h) => h.path.startsWith("/.well-known/")).map((h) => h.path).every((p) => p.startsWith("/.well-known/oauth-protected-resource") || p === "/.well-known/oauth-authorization-server" || p === "/.well-known/openid-configuration"), "only the origin's own well-known documents").toBe(true);
+      expect(await backgroundStart(config, tokens), "the stored token is sent and judged by the server's answer").toBeDefined();
+    });
+  }
+
+  for (const challenge of [undefined, `Basic realm="files"`, `Basic realm="Bearer"`]) {
+    it(`a 401 without resource metadata and ${challenge ? `only the challenge ${challenge}` : "no WWW-Authenticate"} still offers no login: the operator's credentials are wanted, and nothing is registered`, async () => {
+      const mcp = await recordingServer(legacyServer(challenge, true));
+      const tokens = store();
+      const failed = await backgroundStart(connector(`${mcp.origin}/mcp`), tokens);
+      expect(refusedWithoutLogin(failed), String(failed)).toBeDefined();
+      expect(needsLogin(failed)).toBeUndefined();
+      expect(mcp.hits.some((h) => h.path.includes("oauth-authorization-server") || h.path.includes("register"))).toBe(false);
+      expect(tokens.all()).toEqual([]);
+    });
+  }
+
+  it("through atrium: authorize_connector offers the login of a 2025-03-26 server (needs_auth, then a URL at its own /authorize), as `atrium auth login` does", async () => {
+    const mcp = await recordingServer(legacyServer(`Bearer`, false));
+    const a = await startAtrium({ config: { mcpServers: { legacy: { url: `${mcp.origin}/mcp` } } }, env: { ATRIUM_KEYRING: "off" } });
+    try {
+      await waitFor(async () => (await a.json("search_tools", { query: "" })).unavailable?.[0]?.state === "needs_auth", "the connector settles in needs_auth");
+      const r = await a.call("authorize_connector", { connector: "legacy" });
+      const s = r.structuredContent as { status?: string; authorizationUrl?: string };
+      expect(s.status, JSON.stringify(r)).toBe("login_pending");
+      expect(new URL(s.authorizationUrl!).href.startsWith(`${mcp.origin}/authorize?`)).toBe(true);
+    } finally {
+      await a.close();
+    }
+  });
+});

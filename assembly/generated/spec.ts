@@ -480,6 +480,11 @@ export enum ResourceMetadata {
   found = 1,
 }
 
+export enum AuthChallenge {
+  other = 0,
+  bearer = 1,
+}
+
 export enum OAuthUnauthorized {
   needs_login = 0,
   credentials_refused = 1,

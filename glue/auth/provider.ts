@@ -29,10 +29,10 @@ import type { LoginRecords } from "./store.js";
 import { NeedsLogin, RefusedWithoutLogin, needsLogin, refusedWithoutLogin } from "./needs-login.js";
 import { notLoopback } from "./loopback.js";
 import type { Receiver } from "./receiver.js";
-import { OAUTH_REFRESH_LEAD_MS, OAUTH_STATE_BYTES, OAuthAuthorizationUrl, OAuthIssuer, OAuthMetadataLocation, OAuthRefresh, OAuthResource, OAuthTokenIssuer, OAuthUnauthorized } from "../decisions/generated/spec.js";
+import { AuthChallenge, OAUTH_REFRESH_LEAD_MS, OAUTH_STATE_BYTES, OAuthAuthorizationUrl, OAuthIssuer, OAuthMetadataLocation, OAuthRefresh, OAuthResource, OAuthTokenIssuer, OAuthUnauthorized } from "../decisions/generated/spec.js";
 import { core } from "../decisions/core.js";
 import { codeName } from "../decisions/code-names.js";
-import { authorizationUrlFacts, connectorFacts, issuerMatchOf, metadataOriginOf, prmOf, refreshFacts, resourceFacts, tokenIssuerMatchOf } from "../decisions/facts/oauth.js";
+import { authorizationUrlFacts, challengeOf, connectorFacts, issuerMatchOf, metadataOriginOf, prmOf, refreshFacts, resourceFacts, tokenIssuerMatchOf } from "../decisions/facts/oauth.js";
 import { oauthAuthorizationUrlText, oauthIssuerText, oauthResourceText, oauthTokenIssuerText } from "../decisions/messages.js";
 import { JudgedRefusal, backgroundFailure, ownJudgement } from "./background-failure.js";
 
@@ -70,6 +70,8 @@ export class ConnectorOAuth implements OAuthClientProvider {
   private login?: LoginMode;
   /** Protected resource metadata a background discovery found (it stops there without stored tokens, O12). */
   private foundResourceMetadata?: unknown;
+  /** Whether the last 401 held a Bearer challenge (O5: without resource metadata, a 2025-03-26 server's login). */
+  private challenge: AuthChallenge = AuthChallenge.other;
 
   constructor(readonly config: HttpConnectorConfig, private readonly store: LoginRecords, readonly fetchFn: FetchLike) {}
 
@@ -106,9 +108,9 @@ export class ConnectorOAuth implements OAuthClientProvider {
     } as OAuthClientMetadata;
   }
 
-  /** O5: what a refusal means now: the core's answer on the connector's credentials and whether its protected resource metadata was found. */
+  /** O5: what a refusal means now: the core's answer on the connector's credentials, whether its protected resource metadata was found, and whether the 401 held a Bearer challenge. */
   private meaning(): OAuthUnauthorized {
-    return core().oauthUnauthorized(connectorFacts(this.config).credentials, prmOf(this.discovery?.resourceMetadata ?? this.foundResourceMetadata));
+    return core().oauthUnauthorized(connectorFacts(this.config).credentials, prmOf(this.discovery?.resourceMetadata ?? this.foundResourceMetadata), this.challenge);
   }
 
   /** In the background, a login is needed only where the core says so (O5: a server that advertises one). */
@@ -127,6 +129,7 @@ export class ConnectorOAuth implements OAuthClientProvider {
       token: async () => (await this.tokens())?.access_token,
       onUnauthorized: async (ctx) => {
         const named = extractWWWAuthenticateParams(ctx.response);
+        this.challenge = challengeOf(ctx.response.headers.get("www-authenticate"));
         const resourceMetadataUrl = metadataUrlToUse(this.config.url, named.resourceMetadataUrl);
         if (!this.login && !this.record()?.tokens) {
           // O12: nothing stored to refresh: the resource metadata says whether a login is on offer; the authorization server is not asked.

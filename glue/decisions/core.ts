@@ -41,7 +41,7 @@ interface CoreExports {
   approvalReply(reply: number, offer: number, grantLimit: number): number;
   oauthRedirect(scheme: number, host: number, userinfo: number, fragment: number): number;
   oauthOffer(transport: number, credentials: number): number;
-  oauthUnauthorized(credentials: number, prm: number): number;
+  oauthUnauthorized(credentials: number, prm: number, challenge: number): number;
   oauthChannel(revision: number, elicitation: number): number;
   downstreamAsk(revision: number, elicitation: number, mode: number, fit: number): number;
   downstreamOwner(runs: number, direct: number, asked: number, askLimit: number): number;
@@ -130,8 +130,8 @@ export interface Core {
   oauthRedirect(facts: RedirectFacts): OAuthRedirect;
   /** O4: whether atrium logs in to a connector (its transport, whether its headers hold credentials). */
   oauthOffer(transport: number, credentials: number): OAuthOffer;
-  /** O5: what an HTTP 401 of a connector means (its credentials, whether protected resource metadata was found). */
-  oauthUnauthorized(credentials: number, prm: number): OAuthUnauthorized;
+  /** O5: what an HTTP 401 of a connector means (its credentials, whether protected resource metadata was found, whether the 401 holds a Bearer challenge). */
+  oauthUnauthorized(credentials: number, prm: number, challenge: number): OAuthUnauthorized;
   /** O6: how authorize_connector reaches the person (the request's revision, its host's elicitation fact). */
   oauthChannel(revision: number, elicitation: number): OAuthChannel;
   /** O7: whether protected resource metadata names this server. */
@@ -288,7 +288,7 @@ export function createCore(bytes: Uint8Array): Core {
       }),
     oauthRedirect: (f) => call("oauthRedirect", () => x.oauthRedirect(i32(f.scheme), i32(f.host), i32(f.userinfo), i32(f.fragment)) as OAuthRedirect),
     oauthOffer: (transport, credentials) => call("oauthOffer", () => x.oauthOffer(i32(transport), i32(credentials)) as OAuthOffer),
-    oauthUnauthorized: (credentials, prm) => call("oauthUnauthorized", () => x.oauthUnauthorized(i32(credentials), i32(prm)) as OAuthUnauthorized),
+    oauthUnauthorized: (credentials, prm, challenge) => call("oauthUnauthorized", () => x.oauthUnauthorized(i32(credentials), i32(prm), i32(challenge)) as OAuthUnauthorized),
     oauthChannel: (revision, elicitation) => call("oauthChannel", () => x.oauthChannel(i32(revision), i32(elicitation)) as OAuthChannel),
     downstreamAsk: (revision, elicitation, mode, fit) => call("downstreamAsk", () => x.downstreamAsk(i32(revision), i32(elicitation), i32(mode), i32(fit)) as DownstreamAsk),
     downstreamOwner: (runs, direct, asked, askLimit) => call("downstreamOwner", () => x.downstreamOwner(i32(runs), i32(direct), i32(asked), i32(askLimit)) as QuestionOwner),

@@ -6,7 +6,7 @@ import type { Core } from "../../glue/decisions/core.js";
 import { redirectFacts, teamRedirectFacts } from "../../glue/decisions/facts/oauth.js";
 import { teamCallbackUrl } from "../../glue/support/callback-url.js";
 import { pinGivenOf } from "../../glue/decisions/facts/pins.js";
-import { CallbackPlace, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS, AccessAnswer, AccessPolicy, AccessRule, RuleGroups, RuleLists, BearerCredentials, ClaimMatch, InboundToken, ScopeMatch, TokenAlg, TokenClaims, TokenForm, TokenKeys, TokenReason, TokenSignature } from "../../glue/decisions/generated/spec.js";
+import { AuthChallenge, CallbackPlace, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS, AccessAnswer, AccessPolicy, AccessRule, RuleGroups, RuleLists, BearerCredentials, ClaimMatch, InboundToken, ScopeMatch, TokenAlg, TokenClaims, TokenForm, TokenKeys, TokenReason, TokenSignature } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -59,18 +59,18 @@ export const coreProperties: Property[] = [
     },
   },
   {
-    name: "O4–O5: a connector with static credentials or a stdio one never gets a login; a 401 needs a login only without static credentials and with protected resource metadata found",
+    name: "O4–O5: a connector with static credentials or a stdio one never gets a login; a 401 needs a login only without static credentials and with protected resource metadata found or a Bearer challenge",
     run: (core, o) =>
       fc.assert(
-        fc.property(anyCode, anyCode, anyCode, (transport, credentials, prm) => {
+        fc.property(anyCode, anyCode, anyCode, anyCode, (transport, credentials, prm, challenge) => {
           const offer = core.oauthOffer(transport, credentials);
-          const meaning = core.oauthUnauthorized(credentials, prm);
+          const meaning = core.oauthUnauthorized(credentials, prm, challenge);
           const offerOk = !inRange(ConnectorTransport, transport) || !inRange(ConnectorCredentials, credentials)
             ? offer === OAuthOffer.invalid_facts
             : (offer === OAuthOffer.offered) === (transport === ConnectorTransport.http && credentials === ConnectorCredentials.none) && offer !== OAuthOffer.invalid_facts;
-          const meaningOk = !inRange(ConnectorCredentials, credentials) || !inRange(ResourceMetadata, prm)
+          const meaningOk = !inRange(ConnectorCredentials, credentials) || !inRange(ResourceMetadata, prm) || !inRange(AuthChallenge, challenge)
             ? meaning === OAuthUnauthorized.invalid_facts
-            : (meaning === OAuthUnauthorized.needs_login) === (credentials === ConnectorCredentials.none && prm === ResourceMetadata.found) &&
+            : (meaning === OAuthUnauthorized.needs_login) === (credentials === ConnectorCredentials.none && (prm === ResourceMetadata.found || challenge === AuthChallenge.bearer)) &&
               (meaning === OAuthUnauthorized.credentials_refused) === (credentials === ConnectorCredentials.static_header);
           return offerOk && meaningOk;
         }),
@@ -490,7 +490,7 @@ export const coreProperties: Property[] = [
             x.appCall(a, b, c, d).reason, x.appResult(a, b, c).reason, x.appResource(a, b),
             x.approvalAsk({ revision: a, elicitation: b, mark: c, grant: d, grantTool: a, grantKeys: b, grantRun: c, grantLeft: d, asked: a, askLimit: b, grantLimit: c }).answer,
             x.approvalReply(a, b, c).reason,
-            x.oauthRedirect({ scheme: a, host: b, userinfo: c, fragment: d }), x.oauthOffer(a, b), x.oauthUnauthorized(c, d), x.oauthChannel(a, b),
+            x.oauthRedirect({ scheme: a, host: b, userinfo: c, fragment: d }), x.oauthOffer(a, b), x.oauthUnauthorized(c, d, a), x.oauthChannel(a, b),
             x.oauthResource({ prm: a, origin: b, path: c }), x.oauthIssuer(d), x.oauthTeamRedirect({ scheme: a, host: b, userinfo: c, fragment: d, place: a }), x.oauthRefresh({ refreshToken: a, expiry: b, remainingMs: c, leadMs: d }),
             x.pinGate({ state: a, policy: b, scope: c, direction: d }).reason, x.pinAccept(a), x.toolName(b), x.accessRule(c, d), x.access(a, b), x.tokenAlg(a),
             x.inboundToken({ credentials: a, form: b, alg: c, keys: d, signature: a, claims: b, issuer: c, audience: d, nowS: a, expS: b, nbfS: c, skewS: d, scopes: a }).reason,

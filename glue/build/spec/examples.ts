@@ -6,7 +6,7 @@ import { hostFacts, requestCapabilities, type DeliveryOverrideName } from "../..
 import { hintOf } from "../../decisions/facts/annotations.js";
 import { appVisibilityOf } from "../../decisions/facts/app-ui.js";
 import { elicitationOf } from "../../decisions/facts/approval.js";
-import { teamRedirectFacts, authorizationUrlFacts, issuerMatchOf, metadataOriginOf, redirectFacts, resourceFacts, tokenIssuerMatchOf } from "../../decisions/facts/oauth.js";
+import { teamRedirectFacts, authorizationUrlFacts, challengeOf, issuerMatchOf, metadataOriginOf, redirectFacts, resourceFacts, tokenIssuerMatchOf } from "../../decisions/facts/oauth.js";
 import { teamCallbackUrl } from "../../support/callback-url.js";
 import { checkManifest } from "../../views/manifest.js";
 import { pinGivenOf, toolNameTextOf } from "../../decisions/facts/pins.js";
@@ -165,7 +165,10 @@ const oauth: Runner = (core, spec, g) => {
   if ("uri" in g) return { redirect: nameOf(spec, "OAuthRedirect", core.oauthRedirect(redirectFacts(g.uri))) };
   if ("scheme" in g) return { redirect: nameOf(spec, "OAuthRedirect", core.oauthRedirect({ scheme: c("RedirectScheme", g.scheme), host: c("RedirectHost", g.host), userinfo: c("UrlPart", g.userinfo), fragment: c("UrlPart", g.fragment) })) };
   if ("transport" in g) return { offer: nameOf(spec, "OAuthOffer", core.oauthOffer(c("ConnectorTransport", g.transport), c("ConnectorCredentials", g.credentials))) };
-  if ("credentials" in g) return { meaning: nameOf(spec, "OAuthUnauthorized", core.oauthUnauthorized(c("ConnectorCredentials", g.credentials), c("ResourceMetadata", g.prm))) };
+  if ("credentials" in g) {
+    const challenge = "challenge" in g ? c("AuthChallenge", g.challenge) : challengeOf(g.wwwAuthenticate ?? null);
+    return { meaning: nameOf(spec, "OAuthUnauthorized", core.oauthUnauthorized(c("ConnectorCredentials", g.credentials), c("ResourceMetadata", g.prm), challenge)) };
+  }
   if ("revision" in g) {
     const elicitation = "capabilities" in g ? elicitationOf(g.capabilities) : c("ElicitationSupport", g.elicitation);
     return { channel: nameOf(spec, "OAuthChannel", core.oauthChannel(c("Revision", g.revision), elicitation)) };

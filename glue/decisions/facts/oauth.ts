@@ -5,7 +5,7 @@
 // token's expiry (O9), the issuer stamped on stored tokens (O8), an authorization URL (O11), the
 // origin of a named resource metadata URL (O12). The host's elicitation fact (O6) is approvals' `elicitationOf`. Shapes
 // only; the core decides what they mean.
-import { CallbackPlace, ConnectorCredentials, ConnectorTransport, IssuerMatch, OriginMatch, TokenIssuerMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart } from "../generated/spec.js";
+import { AuthChallenge, CallbackPlace, ConnectorCredentials, ConnectorTransport, IssuerMatch, OriginMatch, TokenIssuerMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart } from "../generated/spec.js";
 
 const LOOPBACK: Readonly<Record<string, RedirectHost>> = { "127.0.0.1": RedirectHost.ipv4_loopback, "[::1]": RedirectHost.ipv6_loopback, localhost: RedirectHost.localhost };
 
@@ -41,6 +41,16 @@ export function connectorFacts(config: { kind: string; headers?: Record<string, 
   const transport = config.kind === "http" ? ConnectorTransport.http : ConnectorTransport.stdio;
   const header = Object.keys(config.headers ?? {}).some((h) => h.toLowerCase() === "authorization");
   return { transport, credentials: header ? ConnectorCredentials.static_header : ConnectorCredentials.none };
+}
+
+/**
+ * O5: whether a 401's `WWW-Authenticate` holds a challenge of the Bearer scheme (RFC 6750 §3): the
+ * scheme token, in any case, at the start of the header or after a comma, followed by a space, a
+ * comma or the end (a quoted parameter naming "Bearer" after another scheme's `realm=` is not one).
+ */
+export function challengeOf(header: string | null): AuthChallenge {
+  if (header === null) return AuthChallenge.other;
+  return /(?:^|,)\s*bearer(?=[\s,]|$)/i.test(header) ? AuthChallenge.bearer : AuthChallenge.other;
 }
 
 /** O5, O7: whether protected resource metadata was found. */

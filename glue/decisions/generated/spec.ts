@@ -605,6 +605,13 @@ export const ResourceMetadata = {
 export type ResourceMetadata = (typeof ResourceMetadata)[keyof typeof ResourceMetadata];
 export type ResourceMetadataName = keyof typeof ResourceMetadata;
 
+export const AuthChallenge = {
+  other: 0,
+  bearer: 1
+} as const;
+export type AuthChallenge = (typeof AuthChallenge)[keyof typeof AuthChallenge];
+export type AuthChallengeName = keyof typeof AuthChallenge;
+
 export const OAuthUnauthorized = {
   needs_login: 0,
   credentials_refused: 1,
