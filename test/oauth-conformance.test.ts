@@ -31,7 +31,7 @@ const expected: Record<string, string> = {
   "auth/scope-from-www-authenticate": "pass",
   "auth/scope-from-scopes-supported": "pass",
   "auth/scope-omitted-when-undefined": "pass",
-  "auth/scope-step-up": "fails (a SHOULD): no second authorization request after a 403 insufficient_scope",
+  "auth/scope-step-up": "pass",
   "auth/scope-retry-limit": "pass",
   "auth/token-endpoint-auth-basic": "pass",
   "auth/token-endpoint-auth-post": "pass",

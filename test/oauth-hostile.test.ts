@@ -17,7 +17,7 @@ import { logout } from "../glue/auth/revocation.js";
 import { ConnectorOAuth } from "../glue/auth/provider.js";
 import { boundedAuthFetch } from "../glue/auth/bounded-fetch.js";
 import { needsLogin, refusedWithoutLogin } from "../glue/auth/needs-login.js";
-import { OAUTH_DOCUMENT_BYTES_MAX } from "../glue/decisions/generated/spec.js";
+import { OAUTH_DOCUMENT_BYTES_MAX, OAUTH_SCOPE_CHARS_MAX } from "../glue/decisions/generated/spec.js";
 import { TokenStore } from "../glue/auth/store.js";
 import { TokenFile } from "../glue/auth/file-store.js";
 import { validateConfig } from "../glue/config/validate.js";
@@ -451,5 +451,75 @@ describe("O5: a 2025-03-26 server (no protected resource metadata, a Bearer chal
     } finally {
       await a.close();
     }
+  });
+});
+
+describe("O14: a 403 insufficient_scope is a step-up login once per scope it adds, never a loop", () => {
+  /** A protected server whose 401 asks for files:read; the MCP endpoint is then `forbid`'s to answer. */
+  async function stepUpServer() {
+    return recordingServer((o) => {
+      const as = authServer("as")(o);
+      const prm = protectedServer((x) => ({ resource: `${x}/mcp`, authorization_servers: [x], scopes_supported: ["files:read", "files:write"] }), (x) => `Bearer resource_metadata="${x}/.well-known/oauth-protected-resource/mcp", scope="files:read"`)(o);
+      return (req, res, body) => prm(req, res, body) || as(req, res, body);
+    });
+  }
+  /** The transport's fetch as the connector builds it, answering the MCP endpoint with a 403 carrying `challenge`. */
+  async function forbiddenOnce(config: HttpConnectorConfig, tokens: TokenStore, challenge: string | undefined): Promise<unknown> {
+    const provider = new ConnectorOAuth(config, tokens, boundedAuthFetch(config.url));
+    const watched = provider.watchForbidden(async () => new Response("{}", { status: 403, headers: challenge ? { "www-authenticate": challenge } : {} }));
+    return watched(config.url, { method: "POST" }).then((r) => r.status, (e: unknown) => e);
+  }
+
+  it("a 403 naming a scope the login lacks records the union and needs a login; the next login asks for it anew (no refresh) and clears the record", async () => {
+    const mcp = await stepUpServer();
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    expect((await logInOnce(config, tokens)).searchParams.get("scope")).toBe("files:read");
+    expect(tokens.get(config.id, config.url)?.tokens?.scope, "the token answer names no scope: the one asked").toBe("files:read");
+
+    const failed = await forbiddenOnce(config, tokens, `Bearer error="insufficient_scope", scope="files:write", resource_metadata="${mcp.origin}/.well-known/oauth-protected-resource/mcp"`);
+    expect(needsLogin(failed), String(failed)).toBeTruthy();
+    expect(tokens.get(config.id, config.url)?.stepUpScope).toBe("files:read files:write");
+
+    const refreshesBefore = mcp.hits.filter((h) => h.path === "/token" && h.body.includes("refresh_token")).length;
+    const url = await logInOnce(config, tokens);
+    expect(url.searchParams.get("scope")).toBe("files:read files:write");
+    expect(mcp.hits.filter((h) => h.path === "/token" && h.body.includes("refresh_token")).length, "a refresh cannot widen a grant").toBe(refreshesBefore);
+    const record = tokens.get(config.id, config.url)!;
+    expect(record.stepUpScope).toBeUndefined();
+    expect(record.tokens?.scope).toBe("files:read files:write");
+  });
+
+  it("a 403 naming only scopes the login has, or none, is a refusal that stands: no login needed, nothing recorded (a server that always says insufficient_scope gets one login, not a loop)", async () => {
+    const mcp = await stepUpServer();
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    await logInOnce(config, tokens);
+    for (const challenge of [`Bearer error="insufficient_scope", scope="files:read"`, `Bearer error="insufficient_scope"`, `Bearer error="insufficient_scope", scope="  files:read  "`]) {
+      const failed = await forbiddenOnce(config, tokens, challenge);
+      expect(needsLogin(failed), challenge).toBeUndefined();
+      expect(String((failed as Error).message)).toMatch(/names no scope the stored login lacks; logging in again would ask for the same/);
+      expect(tokens.get(config.id, config.url)?.stepUpScope).toBeUndefined();
+    }
+  });
+
+  it(`a 403 whose union would pass OAUTH_SCOPE_CHARS_MAX (${OAUTH_SCOPE_CHARS_MAX}) is a refusal that stands, and nothing is stored`, async () => {
+    const mcp = await stepUpServer();
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    await logInOnce(config, tokens);
+    const failed = await forbiddenOnce(config, tokens, `Bearer error="insufficient_scope", scope="${"w".repeat(OAUTH_SCOPE_CHARS_MAX)}"`);
+    expect(needsLogin(failed)).toBeUndefined();
+    expect(String((failed as Error).message)).toMatch(/OAUTH_SCOPE_CHARS_MAX/);
+    expect(tokens.get(config.id, config.url)?.stepUpScope).toBeUndefined();
+  });
+
+  it("a 403 that is not insufficient_scope passes on to be judged as before", async () => {
+    const mcp = await stepUpServer();
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    expect(await forbiddenOnce(config, tokens, `Bearer error="invalid_token", scope="files:write"`)).toBe(403);
+    expect(await forbiddenOnce(config, tokens, undefined)).toBe(403);
+    expect(tokens.all()).toEqual([]);
   });
 });

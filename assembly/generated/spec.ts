@@ -583,6 +583,25 @@ export enum OAuthTeamRedirect {
   invalid_facts = 5,
 }
 
+export enum ForbiddenError {
+  other = 0,
+  insufficient_scope = 1,
+}
+
+export enum ScopeGrowth {
+  none = 0,
+  covered = 1,
+  wider = 2,
+}
+
+export enum OAuthForbidden {
+  step_up = 0,
+  not_scope = 1,
+  no_wider_scope = 2,
+  scope_too_long = 3,
+  invalid_facts = 4,
+}
+
 export enum PinState {
   unpinned = 0,
   matches = 1,
