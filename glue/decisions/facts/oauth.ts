@@ -113,7 +113,7 @@ export function refreshFacts(record: { tokens?: { refresh_token?: string }; expi
 }
 
 /** One auth-param of a WWW-Authenticate header (RFC 7235 §2.1): a quoted string (its escapes undone) or a token; undefined when absent. */
-export function authParam(header: string | null, name: string): string | undefined {
+function authParam(header: string | null, name: string): string | undefined {
   if (header === null) return undefined;
   const m = new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s,]+))`, "i").exec(header);
   if (!m) return undefined;
