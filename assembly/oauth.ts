@@ -1,6 +1,6 @@
 // Logins of remote connectors (spec/oauth.md, O1–O13). Fails closed: facts out of range answer
 // invalid_facts, which the glue treats as the answer that grants nothing.
-import { CallbackPlace, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, ElicitationSupport, IssuerMatch, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, Revision, TokenExpiry, TokenIssuerMatch, UrlPart } from "./generated/spec";
+import { AuthChallenge, CallbackPlace, ForbiddenError, OAuthForbidden, ScopeGrowth, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, ElicitationSupport, IssuerMatch, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, Revision, TokenExpiry, TokenIssuerMatch, UrlPart } from "./generated/spec";
 
 function isPart(v: i32): bool {
   return v >= UrlPart.absent && v <= UrlPart.present;
@@ -36,10 +36,11 @@ export function oauthOffer(transport: i32, credentials: i32): i32 {
 }
 
 /** O5: what an HTTP 401 of a connector means. */
-export function oauthUnauthorized(credentials: i32, prm: i32): i32 {
-  if (credentials < ConnectorCredentials.none || credentials > ConnectorCredentials.static_header || prm < ResourceMetadata.not_found || prm > ResourceMetadata.found) return OAuthUnauthorized.invalid_facts; // O10
+export function oauthUnauthorized(credentials: i32, prm: i32, challenge: i32): i32 {
+  if (credentials < ConnectorCredentials.none || credentials > ConnectorCredentials.static_header || prm < ResourceMetadata.not_found || prm > ResourceMetadata.found || challenge < AuthChallenge.other || challenge > AuthChallenge.bearer) return OAuthUnauthorized.invalid_facts; // O10
   if (credentials == ConnectorCredentials.static_header) return OAuthUnauthorized.credentials_refused;
   if (prm == ResourceMetadata.found) return OAuthUnauthorized.needs_login;
+  if (challenge == AuthChallenge.bearer) return OAuthUnauthorized.needs_login; // a 2025-03-26 server: its login is at the server's own origin
   return OAuthUnauthorized.no_login_offered;
 }
 
@@ -96,4 +97,17 @@ export function oauthRefresh(refreshToken: i32, expiry: i32, remainingMs: f64, l
   if (!isPart(refreshToken) || expiry < TokenExpiry.unknown || expiry > TokenExpiry.known || !isFinite<f64>(remainingMs) || !isFinite<f64>(leadMs) || Math.floor(leadMs) != leadMs || leadMs < 0) return OAuthRefresh.invalid_facts; // O10
   if (refreshToken == UrlPart.present && expiry == TokenExpiry.known && remainingMs < leadMs) return OAuthRefresh.refresh_first;
   return OAuthRefresh.send_stored;
+}
+
+function isCount(v: f64): bool {
+  return isFinite<f64>(v) && Math.floor(v) == v && v >= 0;
+}
+
+/** O14: what an HTTP 403 of a connector atrium logs in to means: a step-up login for a wider scope, or the refusal stands. */
+export function oauthForbidden(forbidden: i32, growth: i32, scopeChars: f64, maxChars: f64): i32 {
+  if (forbidden < ForbiddenError.other || forbidden > ForbiddenError.insufficient_scope || growth < ScopeGrowth.none || growth > ScopeGrowth.wider || !isCount(scopeChars) || !isCount(maxChars)) return OAuthForbidden.invalid_facts;
+  if (forbidden != ForbiddenError.insufficient_scope) return OAuthForbidden.not_scope;
+  if (growth != ScopeGrowth.wider) return OAuthForbidden.no_wider_scope;
+  if (scopeChars > maxChars) return OAuthForbidden.scope_too_long;
+  return OAuthForbidden.step_up;
 }

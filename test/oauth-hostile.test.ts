@@ -17,7 +17,7 @@ import { logout } from "../glue/auth/revocation.js";
 import { ConnectorOAuth } from "../glue/auth/provider.js";
 import { boundedAuthFetch } from "../glue/auth/bounded-fetch.js";
 import { needsLogin, refusedWithoutLogin } from "../glue/auth/needs-login.js";
-import { OAUTH_DOCUMENT_BYTES_MAX } from "../glue/decisions/generated/spec.js";
+import { OAUTH_DOCUMENT_BYTES_MAX, OAUTH_SCOPE_CHARS_MAX } from "../glue/decisions/generated/spec.js";
 import { TokenStore } from "../glue/auth/store.js";
 import { TokenFile } from "../glue/auth/file-store.js";
 import { validateConfig } from "../glue/config/validate.js";
@@ -387,5 +387,139 @@ describe("the scope a login asks for", () => {
     const mcp = await recordingServer(protectedServer((o) => ({ resource: `${o}/mcp`, authorization_servers: [as.origin], scopes_supported: ["files:read", "files:write"] })));
     const url = await logInOnce(connector(`${mcp.origin}/mcp`), store());
     expect(url.searchParams.get("scope")).toBe("files:read files:write");
+  });
+});
+
+/** A 2025-03-26 server: no protected resource metadata; a 401 with `challenge`; its own origin is its authorization server (`metadata`: whether it serves RFC 8414 metadata, else the default endpoints). */
+function legacyServer(challenge: string | undefined, metadata: boolean) {
+  return (origin: string): Route => (req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path === "/mcp") {
+      res.writeHead(401, challenge ? { "www-authenticate": challenge } : {}).end();
+      return true;
+    }
+    if (path === "/.well-known/oauth-authorization-server" && metadata) return json(res, 200, { issuer: origin, authorization_endpoint: `${origin}/oauth/authorize`, token_endpoint: `${origin}/oauth/token`, registration_endpoint: `${origin}/oauth/register`, response_types_supported: ["code"], code_challenge_methods_supported: ["S256"] });
+    if (path === (metadata ? "/oauth/register" : "/register")) return json(res, 201, { client_id: "legacy-client", redirect_uris: ["http://127.0.0.1/callback"] });
+    if (path === (metadata ? "/oauth/token" : "/token")) return json(res, 200, { access_token: "legacy-access", token_type: "Bearer", expires_in: 3600 });
+  };
+}
+
+describe("O5: a 2025-03-26 server (no protected resource metadata, a Bearer challenge) offers a login at its own origin", () => {
+  for (const metadata of [true, false]) {
+    const how = metadata ? "its authorization server metadata at its origin" : "no metadata at all: the default endpoints /authorize, /token, /register";
+    it(`with ${how}: a background start needs a login and asks nothing but the resource metadata's well-known locations; a person's login asks only that origin`, async () => {
+      const mcp = await recordingServer(legacyServer(`Bearer error="invalid_token", error_description="Missing Authorization header"`, metadata));
+      const config = connector(`${mcp.origin}/mcp`);
+      const tokens = store();
+      const failed = await backgroundStart(config, tokens);
+      expect(needsLogin(failed), String(failed)).toBeTruthy();
+      expect(refusedWithoutLogin(failed)).toBeUndefined();
+      expect(mcp.hits.filter((h) => h.path !== "/mcp").every((h) => h.path.startsWith("/.well-known/oauth-protected-resource")), JSON.stringify(mcp.hits)).toBe(true);
+      expect(tokens.all()).toEqual([]);
+
+      const url = await logInOnce(config, tokens);
+      expect(url.origin + url.pathname).toBe(`${mcp.origin}${metadata ? "/oauth/authorize" : "/authorize"}`);
+      expect(url.searchParams.get("resource"), "no resource metadata: no indicator (O7)").toBeNull();
+      expect(tokens.get(config.id, config.url)?.tokens?.access_token).toBe("legacy-access");
+      expect(mcp.hits.some((h) => h.path === (metadata ? "/oauth/register" : "/register"))).toBe(true);
+      expect(mcp.hits.filter((h) => h.path.startsWith("/.well-known/")).map((h) => h.path).every((p) => p.startsWith("/.well-known/oauth-protected-resource") || p === "/.well-known/oauth-authorization-server" || p === "/.well-known/openid-configuration"), "only the origin's own well-known documents").toBe(true);
+      expect(await backgroundStart(config, tokens), "the stored token is sent and judged by the server's answer").toBeDefined();
+    });
+  }
+
+  for (const challenge of [undefined, `Basic realm="files"`, `Basic realm="Bearer"`]) {
+    it(`a 401 without resource metadata and ${challenge ? `only the challenge ${challenge}` : "no WWW-Authenticate"} still offers no login: the operator's credentials are wanted, and nothing is registered`, async () => {
+      const mcp = await recordingServer(legacyServer(challenge, true));
+      const tokens = store();
+      const failed = await backgroundStart(connector(`${mcp.origin}/mcp`), tokens);
+      expect(refusedWithoutLogin(failed), String(failed)).toBeDefined();
+      expect(needsLogin(failed)).toBeUndefined();
+      expect(mcp.hits.some((h) => h.path.includes("oauth-authorization-server") || h.path.includes("register"))).toBe(false);
+      expect(tokens.all()).toEqual([]);
+    });
+  }
+
+  it("through atrium: authorize_connector offers the login of a 2025-03-26 server (needs_auth, then a URL at its own /authorize), as `atrium auth login` does", async () => {
+    const mcp = await recordingServer(legacyServer(`Bearer`, false));
+    const a = await startAtrium({ config: { mcpServers: { legacy: { url: `${mcp.origin}/mcp` } } }, env: { ATRIUM_KEYRING: "off" } });
+    try {
+      await waitFor(async () => (await a.json("search_tools", { query: "" })).unavailable?.[0]?.state === "needs_auth", "the connector settles in needs_auth");
+      const r = await a.call("authorize_connector", { connector: "legacy" });
+      const s = r.structuredContent as { status?: string; authorizationUrl?: string };
+      expect(s.status, JSON.stringify(r)).toBe("login_pending");
+      expect(new URL(s.authorizationUrl!).href.startsWith(`${mcp.origin}/authorize?`)).toBe(true);
+    } finally {
+      await a.close();
+    }
+  });
+});
+
+describe("O14: a 403 insufficient_scope is a step-up login once per scope it adds, never a loop", () => {
+  /** A protected server whose 401 asks for files:read; the MCP endpoint is then `forbid`'s to answer. */
+  async function stepUpServer() {
+    return recordingServer((o) => {
+      const as = authServer("as")(o);
+      const prm = protectedServer((x) => ({ resource: `${x}/mcp`, authorization_servers: [x], scopes_supported: ["files:read", "files:write"] }), (x) => `Bearer resource_metadata="${x}/.well-known/oauth-protected-resource/mcp", scope="files:read"`)(o);
+      return (req, res, body) => prm(req, res, body) || as(req, res, body);
+    });
+  }
+  /** The transport's fetch as the connector builds it, answering the MCP endpoint with a 403 carrying `challenge`. */
+  async function forbiddenOnce(config: HttpConnectorConfig, tokens: TokenStore, challenge: string | undefined): Promise<unknown> {
+    const provider = new ConnectorOAuth(config, tokens, boundedAuthFetch(config.url));
+    const watched = provider.watchForbidden(async () => new Response("{}", { status: 403, headers: challenge ? { "www-authenticate": challenge } : {} }));
+    return watched(config.url, { method: "POST" }).then((r) => r.status, (e: unknown) => e);
+  }
+
+  it("a 403 naming a scope the login lacks records the union and needs a login; the next login asks for it anew (no refresh) and clears the record", async () => {
+    const mcp = await stepUpServer();
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    expect((await logInOnce(config, tokens)).searchParams.get("scope")).toBe("files:read");
+    expect(tokens.get(config.id, config.url)?.tokens?.scope, "the token answer names no scope: the one asked").toBe("files:read");
+
+    const failed = await forbiddenOnce(config, tokens, `Bearer error="insufficient_scope", scope="files:write", resource_metadata="${mcp.origin}/.well-known/oauth-protected-resource/mcp"`);
+    expect(needsLogin(failed), String(failed)).toBeTruthy();
+    expect(tokens.get(config.id, config.url)?.stepUpScope).toBe("files:read files:write");
+
+    const refreshesBefore = mcp.hits.filter((h) => h.path === "/token" && h.body.includes("refresh_token")).length;
+    const url = await logInOnce(config, tokens);
+    expect(url.searchParams.get("scope")).toBe("files:read files:write");
+    expect(mcp.hits.filter((h) => h.path === "/token" && h.body.includes("refresh_token")).length, "a refresh cannot widen a grant").toBe(refreshesBefore);
+    const record = tokens.get(config.id, config.url)!;
+    expect(record.stepUpScope).toBeUndefined();
+    expect(record.tokens?.scope).toBe("files:read files:write");
+  });
+
+  it("a 403 naming only scopes the login has, or none, is a refusal that stands: no login needed, nothing recorded (a server that always says insufficient_scope gets one login, not a loop)", async () => {
+    const mcp = await stepUpServer();
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    await logInOnce(config, tokens);
+    for (const challenge of [`Bearer error="insufficient_scope", scope="files:read"`, `Bearer error="insufficient_scope"`, `Bearer error="insufficient_scope", scope="  files:read  "`]) {
+      const failed = await forbiddenOnce(config, tokens, challenge);
+      expect(needsLogin(failed), challenge).toBeUndefined();
+      expect(String((failed as Error).message)).toMatch(/names no scope the stored login lacks; logging in again would ask for the same/);
+      expect(tokens.get(config.id, config.url)?.stepUpScope).toBeUndefined();
+    }
+  });
+
+  it(`a 403 whose union would pass OAUTH_SCOPE_CHARS_MAX (${OAUTH_SCOPE_CHARS_MAX}) is a refusal that stands, and nothing is stored`, async () => {
+    const mcp = await stepUpServer();
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    await logInOnce(config, tokens);
+    const failed = await forbiddenOnce(config, tokens, `Bearer error="insufficient_scope", scope="${"w".repeat(OAUTH_SCOPE_CHARS_MAX)}"`);
+    expect(needsLogin(failed)).toBeUndefined();
+    expect(String((failed as Error).message)).toMatch(/OAUTH_SCOPE_CHARS_MAX/);
+    expect(tokens.get(config.id, config.url)?.stepUpScope).toBeUndefined();
+  });
+
+  it("a 403 that is not insufficient_scope passes on to be judged as before", async () => {
+    const mcp = await stepUpServer();
+    const config = connector(`${mcp.origin}/mcp`);
+    const tokens = store();
+    expect(await forbiddenOnce(config, tokens, `Bearer error="invalid_token", scope="files:write"`)).toBe(403);
+    expect(await forbiddenOnce(config, tokens, undefined)).toBe(403);
+    expect(tokens.all()).toEqual([]);
   });
 });

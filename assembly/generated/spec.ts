@@ -480,6 +480,11 @@ export enum ResourceMetadata {
   found = 1,
 }
 
+export enum AuthChallenge {
+  other = 0,
+  bearer = 1,
+}
+
 export enum OAuthUnauthorized {
   needs_login = 0,
   credentials_refused = 1,
@@ -576,6 +581,25 @@ export enum OAuthTeamRedirect {
   credentials_or_fragment = 3,
   not_https = 4,
   invalid_facts = 5,
+}
+
+export enum ForbiddenError {
+  other = 0,
+  insufficient_scope = 1,
+}
+
+export enum ScopeGrowth {
+  none = 0,
+  covered = 1,
+  wider = 2,
+}
+
+export enum OAuthForbidden {
+  step_up = 0,
+  not_scope = 1,
+  no_wider_scope = 2,
+  scope_too_long = 3,
+  invalid_facts = 4,
 }
 
 export enum PinState {

@@ -80,8 +80,10 @@ export class Authorizer {
     let p = this.pending.get(key);
     if (!p) {
       if (c.state() !== "needs_auth") throw c.unavailable();
-      // A login that happened elsewhere (`atrium auth login` in a terminal) is picked up first.
-      if (store.get(c.id, c.config.kind === "http" ? c.config.url : "")?.tokens) {
+      // A login that happened elsewhere (`atrium auth login` in a terminal) is picked up first; not
+      // stored tokens a 403 found too narrow (a step-up waits for a new login, spec/oauth.md O14).
+      const record = store.get(c.id, c.config.kind === "http" ? c.config.url : "");
+      if (record?.tokens && record.stepUpScope === undefined) {
         await c.authorized();
         if (c.state() === "ready") return this.ready(c);
       }

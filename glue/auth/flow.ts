@@ -40,6 +40,9 @@ async function challenge(url: string, fetchFn: FetchLike): Promise<{ resourceMet
   }
 }
 
+/** Scopes joined once each (the recorded step-up's first). */
+const scopeUnion = (...scopes: (string | undefined)[]): string => [...new Set(scopes.flatMap((s) => (s ?? "").split(/\s+/)).filter(Boolean))].join(" ");
+
 /** Why a login failed, in words that never carry a token nor an OAuth error answer's text (O12: its code and status only). */
 function failure(e: unknown): Error {
   const text = (oauthErrorWords(e) ?? (e instanceof Error ? e.message : String(e))).replace(/\s+/g, " ").trim();
@@ -71,8 +74,10 @@ export async function startLogin(config: HttpConnectorConfig, store: LoginRecord
     const asked = await challenge(config.url, fetchFn);
     const resourceMetadataUrl = asked.resourceMetadataUrl;
     // The scope the 401 asks for, else the config's (the same order as a 401 on the transport, provider.ts); without either the SDK uses scopes_supported.
-    const scope = asked.scope ?? config.oauth?.scope ?? undefined;
-    const first = await auth(provider, { serverUrl: config.url, resourceMetadataUrl, fetchFn, scope, ...AUTH_OPTIONS });
+    // A step-up a 403 recorded (O14) adds its scope, and asks anew: a refresh cannot widen a grant.
+    const stepUp = store.get(config.id, config.url)?.stepUpScope;
+    const scope = stepUp ? scopeUnion(stepUp, asked.scope ?? config.oauth?.scope ?? undefined) : asked.scope ?? config.oauth?.scope ?? undefined;
+    const first = await auth(provider, { serverUrl: config.url, resourceMetadataUrl, fetchFn, scope, forceReauthorization: stepUp !== undefined, ...AUTH_OPTIONS });
     if (first === "AUTHORIZED") {
       receiver.close();
       return { kind: "authorized" };

@@ -29,12 +29,15 @@ import type { LoginRecords } from "./store.js";
 import { NeedsLogin, RefusedWithoutLogin, needsLogin, refusedWithoutLogin } from "./needs-login.js";
 import { notLoopback } from "./loopback.js";
 import type { Receiver } from "./receiver.js";
-import { OAUTH_REFRESH_LEAD_MS, OAUTH_STATE_BYTES, OAuthAuthorizationUrl, OAuthIssuer, OAuthMetadataLocation, OAuthRefresh, OAuthResource, OAuthTokenIssuer, OAuthUnauthorized } from "../decisions/generated/spec.js";
+import { AuthChallenge, OAUTH_SCOPE_CHARS_MAX, OAuthForbidden, OAUTH_REFRESH_LEAD_MS, OAUTH_STATE_BYTES, OAuthAuthorizationUrl, OAuthIssuer, OAuthMetadataLocation, OAuthRefresh, OAuthResource, OAuthTokenIssuer, OAuthUnauthorized } from "../decisions/generated/spec.js";
 import { core } from "../decisions/core.js";
 import { codeName } from "../decisions/code-names.js";
-import { authorizationUrlFacts, connectorFacts, issuerMatchOf, metadataOriginOf, prmOf, refreshFacts, resourceFacts, tokenIssuerMatchOf } from "../decisions/facts/oauth.js";
-import { oauthAuthorizationUrlText, oauthIssuerText, oauthResourceText, oauthTokenIssuerText } from "../decisions/messages.js";
+import { authorizationUrlFacts, challengeOf, connectorFacts, forbiddenFacts, issuerMatchOf, metadataOriginOf, prmOf, refreshFacts, resourceFacts, tokenIssuerMatchOf } from "../decisions/facts/oauth.js";
+import { oauthForbiddenText, oauthAuthorizationUrlText, oauthIssuerText, oauthResourceText, oauthTokenIssuerText } from "../decisions/messages.js";
 import { JudgedRefusal, backgroundFailure, ownJudgement } from "./background-failure.js";
+import { HTTP_STATUS } from "../support/wire.js";
+import { clampEcho } from "../support/errors.js";
+import { escapeShown } from "../support/text/escape.js";
 
 /** What every auth() call passes: the issuer of discovered metadata is judged by the core (O8, saveDiscoveryState), not twice. */
 export const AUTH_OPTIONS = { skipIssuerMetadataValidation: true } as const;
@@ -70,6 +73,10 @@ export class ConnectorOAuth implements OAuthClientProvider {
   private login?: LoginMode;
   /** Protected resource metadata a background discovery found (it stops there without stored tokens, O12). */
   private foundResourceMetadata?: unknown;
+  /** The scope the login's authorization request asked for (what the tokens cover when the token answer names none, RFC 6749 §5.1). */
+  private askedScope?: string;
+  /** Whether the last 401 held a Bearer challenge (O5: without resource metadata, a 2025-03-26 server's login). */
+  private challenge: AuthChallenge = AuthChallenge.other;
 
   constructor(readonly config: HttpConnectorConfig, private readonly store: LoginRecords, readonly fetchFn: FetchLike) {}
 
@@ -106,9 +113,9 @@ export class ConnectorOAuth implements OAuthClientProvider {
     } as OAuthClientMetadata;
   }
 
-  /** O5: what a refusal means now: the core's answer on the connector's credentials and whether its protected resource metadata was found. */
+  /** O5: what a refusal means now: the core's answer on the connector's credentials, whether its protected resource metadata was found, and whether the 401 held a Bearer challenge. */
   private meaning(): OAuthUnauthorized {
-    return core().oauthUnauthorized(connectorFacts(this.config).credentials, prmOf(this.discovery?.resourceMetadata ?? this.foundResourceMetadata));
+    return core().oauthUnauthorized(connectorFacts(this.config).credentials, prmOf(this.discovery?.resourceMetadata ?? this.foundResourceMetadata), this.challenge);
   }
 
   /** In the background, a login is needed only where the core says so (O5: a server that advertises one). */
@@ -127,6 +134,7 @@ export class ConnectorOAuth implements OAuthClientProvider {
       token: async () => (await this.tokens())?.access_token,
       onUnauthorized: async (ctx) => {
         const named = extractWWWAuthenticateParams(ctx.response);
+        this.challenge = challengeOf(ctx.response.headers.get("www-authenticate"));
         const resourceMetadataUrl = metadataUrlToUse(this.config.url, named.resourceMetadataUrl);
         if (!this.login && !this.record()?.tokens) {
           // O12: nothing stored to refresh: the resource metadata says whether a login is on offer; the authorization server is not asked.
@@ -151,6 +159,27 @@ export class ConnectorOAuth implements OAuthClientProvider {
         }
         if (result !== "AUTHORIZED") throw this.needLogin("the server asks for a login");
       },
+    };
+  }
+
+  /**
+   * O14: the transport's fetch, watching the MCP endpoint's 403s. A step-up records the wider
+   * scope the next login asks for and is NeedsLogin (the connector settles in needs_auth; no
+   * login starts here); a refusal that stands is said in atrium's words; any other 403 passes on.
+   */
+  watchForbidden(inner: FetchLike): FetchLike {
+    const mcp = new URL(this.config.url).href;
+    return async (input, init) => {
+      const res = await inner(input, init);
+      if (res.status !== HTTP_STATUS.forbidden || new URL(input instanceof Request ? input.url : String(input)).href !== mcp) return res;
+      const f = forbiddenFacts(res.headers.get("www-authenticate"), this.record()?.tokens?.scope);
+      const answer = core().oauthForbidden({ ...f, maxChars: OAUTH_SCOPE_CHARS_MAX });
+      if (answer === OAuthForbidden.not_scope) return res;
+      await res.body?.cancel().catch(() => {});
+      const text = oauthForbiddenText[codeName(OAuthForbidden, answer) ?? "invalid_facts"](clampEcho(escapeShown(f.scope)));
+      if (answer !== OAuthForbidden.step_up) throw new JudgedRefusal(text);
+      this.store.update(this.config.id, this.config.url, (r) => ({ ...r, stepUpScope: f.scope }));
+      throw new NeedsLogin(text);
     };
   }
 
@@ -192,8 +221,9 @@ export class ConnectorOAuth implements OAuthClientProvider {
     return r?.tokens;
   }
 
-  /** O8: the tokens, the issuer that issued them and its revocation endpoint, in one write. */
+  /** O8: the tokens, the issuer that issued them and its revocation endpoint, in one write; O14: their scope, the one asked when the answer names none. */
   saveTokens(tokens: StoredOAuthTokens): void {
+    if (tokens.scope === undefined && this.login && this.askedScope) tokens = { ...tokens, scope: this.askedScope };
     const issuer = typeof tokens.issuer === "string" ? tokens.issuer : issuerOf(this.discovery);
     const meta = this.discovery?.authorizationServerMetadata as { revocation_endpoint?: unknown } | undefined;
     const fromIssuer = issuer !== undefined && core().oauthTokenIssuer(tokenIssuerMatchOf({ issuer }, issuerOf(this.discovery) ?? "")) === OAuthTokenIssuer.bound;
@@ -205,6 +235,7 @@ export class ConnectorOAuth implements OAuthClientProvider {
     if (!this.login) throw this.needLogin("the server asks for a login");
     judgeAuthorizationUrl(url.href); // O11
     this.authorizationUrl = url;
+    this.askedScope = url.searchParams.get("scope") ?? undefined;
   }
 
   saveCodeVerifier(v: string): void { this.verifier = v; }

@@ -25,6 +25,8 @@ export interface AuthRecord {
   /** The issuer that issued the stored tokens and its revocation endpoint, written with the tokens (spec/oauth.md O8), for logout. */
   revocationEndpoint?: string;
   issuer?: string;
+  /** The scope the next login must ask for, recorded by a 403 insufficient_scope the core answered step_up (spec/oauth.md O14); cleared by the tokens that login saves. */
+  stepUpScope?: string;
   /** The principal whose login this is; absent for `local` (records written before team mode too). */
   owner?: string;
 }
@@ -158,7 +160,7 @@ export class TokenStore implements LoginRecords, LoginOwners {
 /** The change that stores tokens with the issuer that issued them (O8). */
 export function withTokens(tokens: StoredOAuthTokens, issuedBy: { issuer?: string; revocationEndpoint?: string } = {}): (r: AuthRecord) => AuthRecord {
   const expiresAt = typeof tokens.expires_in === "number" ? Date.now() + tokens.expires_in * MS_PER_SECOND : undefined;
-  return (r) => ({ ...r, tokens, expiresAt, issuer: issuedBy.issuer, revocationEndpoint: issuedBy.revocationEndpoint });
+  return (r) => ({ ...r, tokens, expiresAt, issuer: issuedBy.issuer, revocationEndpoint: issuedBy.revocationEndpoint, stepUpScope: undefined });
 }
 
 let shared: TokenStore | undefined;

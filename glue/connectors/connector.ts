@@ -33,7 +33,7 @@ import { core } from "../decisions/core.js";
 import { codeName } from "../decisions/code-names.js";
 import { connectorFacts } from "../decisions/facts/oauth.js";
 import { oauthUnauthorizedText } from "../decisions/messages.js";
-import { OAuthUnauthorized, ResourceMetadata, ToolNameAnswer } from "../decisions/generated/spec.js";
+import { AuthChallenge, OAuthUnauthorized, ResourceMetadata, ToolNameAnswer } from "../decisions/generated/spec.js";
 
 /**
  * starting: an attempt to start is in progress (first or a retry); retrying: a start failed
@@ -232,11 +232,11 @@ export class Connector {
 
   /**
    * A plain 401 (no login provider judged it): what the core says it means (O5) for this
-   * connector's credentials, with no protected resource metadata sought. Never a login here: a
+   * connector's credentials, with no protected resource metadata sought nor challenge read. Never a login here: a
    * connector atrium logs in to hears of one through its provider (NeedsLogin).
    */
   private unauthorized(details: Record<string, unknown>): AtriumError {
-    const meaning = core().oauthUnauthorized(connectorFacts(this.config).credentials, ResourceMetadata.not_found);
+    const meaning = core().oauthUnauthorized(connectorFacts(this.config).credentials, ResourceMetadata.not_found, AuthChallenge.other);
     const name = codeName(OAuthUnauthorized, meaning);
     return new AtriumError("auth_required", oauthUnauthorizedText[name === undefined || name === "needs_login" ? "invalid_facts" : name](this.id), { details });
   }

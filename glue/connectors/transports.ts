@@ -46,8 +46,9 @@ export function createTransport(config: ConnectorConfig, stderr: StderrRing, dep
     // probe watcher or the SDK reads them.
     const mcpFetch = boundedAnswerFetch(config.url, messageLimits(), lossWatchingFetch(config.url, onLost));
     const fetchFn = boundedAuthFetch(config.url, probeWatchingFetch((a) => { answer = a; }, mcpFetch));
-    const authProvider = oauthOffered(config) ? new ConnectorOAuth(config, tokenStore().ownedBy(owner), fetchFn).forTransport() : undefined;
-    const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: fetchFn, ...(authProvider && { authProvider }) });
+    const oauth = oauthOffered(config) ? new ConnectorOAuth(config, tokenStore().ownedBy(owner), fetchFn) : undefined;
+    // O14: a 403 of the MCP endpoint is judged by the provider (a step-up is needs_auth) before the SDK reads it.
+    const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: oauth ? oauth.watchForbidden(fetchFn) : fetchFn, ...(oauth && { authProvider: oauth.forTransport() }) });
     return { transport, pid: () => null, exit: () => undefined, probeAnswer: () => answer };
   }
   const transport = new BoundedStdioClient(

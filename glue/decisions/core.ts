@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { OAuthTeamRedirect, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, PinAccept, ToolNameAnswer, AccessRule, AccessAnswer, TokenAlg, InboundToken, TokenReason, DownstreamAsk, QuestionOwner } from "./generated/spec.js";
+import type { OAuthForbidden, OAuthTeamRedirect, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, PinAccept, ToolNameAnswer, AccessRule, AccessAnswer, TokenAlg, InboundToken, TokenReason, DownstreamAsk, QuestionOwner } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -41,7 +41,7 @@ interface CoreExports {
   approvalReply(reply: number, offer: number, grantLimit: number): number;
   oauthRedirect(scheme: number, host: number, userinfo: number, fragment: number): number;
   oauthOffer(transport: number, credentials: number): number;
-  oauthUnauthorized(credentials: number, prm: number): number;
+  oauthUnauthorized(credentials: number, prm: number, challenge: number): number;
   oauthChannel(revision: number, elicitation: number): number;
   downstreamAsk(revision: number, elicitation: number, mode: number, fit: number): number;
   downstreamOwner(runs: number, direct: number, asked: number, askLimit: number): number;
@@ -51,6 +51,7 @@ interface CoreExports {
   oauthRefresh(refreshToken: number, expiry: number, remainingMs: number, leadMs: number): number;
   oauthAuthorizationUrl(scheme: number, host: number): number;
   oauthMetadataLocation(origin: number): number;
+  oauthForbidden(forbidden: number, growth: number, scopeChars: number, maxChars: number): number;
   oauthTeamRedirect(scheme: number, host: number, userinfo: number, fragment: number, place: number): number;
   pinGate(state: number, policy: number, scope: number, direction: number): number;
   pinAccept(given: number): number;
@@ -79,6 +80,7 @@ interface RedirectFacts { scheme: number; host: number; userinfo: number; fragme
 interface ResourceFacts { prm: number; origin: number; path: number }
 /** The facts of a stored token before a request (O9). */
 interface RefreshFacts { refreshToken: number; expiry: number; remainingMs: number; leadMs: number }
+interface ForbiddenFacts { forbidden: number; growth: number; scopeChars: number; maxChars: number }
 /** The facts of a tool's pin (spec/pins.md, N1–N8); codes of the generated tables. */
 export interface PinFacts { state: number; policy: number; scope: number; direction: number }
 interface PinDecision { answer: PinAnswer; reason: PinReason }
@@ -130,8 +132,8 @@ export interface Core {
   oauthRedirect(facts: RedirectFacts): OAuthRedirect;
   /** O4: whether atrium logs in to a connector (its transport, whether its headers hold credentials). */
   oauthOffer(transport: number, credentials: number): OAuthOffer;
-  /** O5: what an HTTP 401 of a connector means (its credentials, whether protected resource metadata was found). */
-  oauthUnauthorized(credentials: number, prm: number): OAuthUnauthorized;
+  /** O5: what an HTTP 401 of a connector means (its credentials, whether protected resource metadata was found, whether the 401 holds a Bearer challenge). */
+  oauthUnauthorized(credentials: number, prm: number, challenge: number): OAuthUnauthorized;
   /** O6: how authorize_connector reaches the person (the request's revision, its host's elicitation fact). */
   oauthChannel(revision: number, elicitation: number): OAuthChannel;
   /** O7: whether protected resource metadata names this server. */
@@ -148,6 +150,8 @@ export interface Core {
   oauthTeamRedirect(facts: RedirectFacts & { place: number }): OAuthTeamRedirect;
   /** O9: whether a stored access token is refreshed before it is sent. */
   oauthRefresh(facts: RefreshFacts): OAuthRefresh;
+  /** O14: what a 403 of a connector atrium logs in to means (ForbiddenError, ScopeGrowth, the step-up scope's length, OAUTH_SCOPE_CHARS_MAX). */
+  oauthForbidden(facts: ForbiddenFacts): OAuthForbidden;
   /** N1–N8: whether a tool may be called given its pin: callable, quarantined, or record its new definition and allow. */
   pinGate(facts: PinFacts): PinDecision;
   /** N9: whether `atrium pins accept` takes the pending definition, from what the accept word named (PinGiven). */
@@ -288,7 +292,7 @@ export function createCore(bytes: Uint8Array): Core {
       }),
     oauthRedirect: (f) => call("oauthRedirect", () => x.oauthRedirect(i32(f.scheme), i32(f.host), i32(f.userinfo), i32(f.fragment)) as OAuthRedirect),
     oauthOffer: (transport, credentials) => call("oauthOffer", () => x.oauthOffer(i32(transport), i32(credentials)) as OAuthOffer),
-    oauthUnauthorized: (credentials, prm) => call("oauthUnauthorized", () => x.oauthUnauthorized(i32(credentials), i32(prm)) as OAuthUnauthorized),
+    oauthUnauthorized: (credentials, prm, challenge) => call("oauthUnauthorized", () => x.oauthUnauthorized(i32(credentials), i32(prm), i32(challenge)) as OAuthUnauthorized),
     oauthChannel: (revision, elicitation) => call("oauthChannel", () => x.oauthChannel(i32(revision), i32(elicitation)) as OAuthChannel),
     downstreamAsk: (revision, elicitation, mode, fit) => call("downstreamAsk", () => x.downstreamAsk(i32(revision), i32(elicitation), i32(mode), i32(fit)) as DownstreamAsk),
     downstreamOwner: (runs, direct, asked, askLimit) => call("downstreamOwner", () => x.downstreamOwner(i32(runs), i32(direct), i32(asked), i32(askLimit)) as QuestionOwner),
@@ -299,6 +303,7 @@ export function createCore(bytes: Uint8Array): Core {
     oauthMetadataLocation: (origin) => call("oauthMetadataLocation", () => x.oauthMetadataLocation(i32(origin)) as OAuthMetadataLocation),
     oauthTeamRedirect: (f) => call("oauthTeamRedirect", () => x.oauthTeamRedirect(i32(f.scheme), i32(f.host), i32(f.userinfo), i32(f.fragment), i32(f.place)) as OAuthTeamRedirect),
     oauthRefresh: (f) => call("oauthRefresh", () => x.oauthRefresh(i32(f.refreshToken), i32(f.expiry), f64(f.remainingMs), f64(f.leadMs)) as OAuthRefresh),
+    oauthForbidden: (f) => call("oauthForbidden", () => x.oauthForbidden(i32(f.forbidden), i32(f.growth), f64(f.scopeChars), f64(f.maxChars)) as OAuthForbidden),
     pinGate: (f) =>
       call("pinGate", () => {
         const p = x.pinGate(i32(f.state), i32(f.policy), i32(f.scope), i32(f.direction));

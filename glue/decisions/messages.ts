@@ -1,6 +1,6 @@
 // The one table that turns the core's codes into words for people and models.
 // Keyed by code name, so a code added to spec/ without a message fails typecheck.
-import type { OAuthTeamRedirectName, OAuthAuthorizationUrlName, OAuthIssuerName, OAuthTokenIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName, PinReasonName, DownstreamAskName, TokenReasonName } from "./generated/spec.js";
+import type { OAuthForbiddenName, OAuthTeamRedirectName, OAuthAuthorizationUrlName, OAuthIssuerName, OAuthTokenIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName, PinReasonName, DownstreamAskName, TokenReasonName } from "./generated/spec.js";
 import { codeName } from "./code-names.js";
 import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck, TokenReason } from "./generated/spec.js";
 
@@ -150,6 +150,15 @@ export const oauthUnauthorizedText: Record<OAuthUnauthorizedName, (connector: st
   credentials_refused: (connector) => `${connector} refused the credentials in its headers (HTTP 401); the operator must update them`,
   no_login_offered: (connector) => `${connector} refused the request (HTTP 401) and offers no login; the operator must give it credentials in "headers"`,
   invalid_facts: (connector) => `${connector} refused the request (HTTP 401), and what that means could not be judged (facts out of range); the operator must check its credentials`,
+};
+
+/** What an HTTP 403 of a connector atrium logs in to means (spec/oauth.md O14); `scope` is the step-up login's, escaped and bounded by the caller. `not_scope` is never said (the server's refusal is judged as before). */
+export const oauthForbiddenText: Record<OAuthForbiddenName, (scope: string) => string> = {
+  step_up: (scope) => `the server asks for a wider scope (HTTP 403 insufficient_scope): a new login for ${scope} is needed`,
+  not_scope: () => "the server refused the request (HTTP 403)",
+  no_wider_scope: () => "the server refused the request for lack of scope (HTTP 403 insufficient_scope) but names no scope the stored login lacks; logging in again would ask for the same, so the refusal stands",
+  scope_too_long: () => "the server refused the request for lack of scope (HTTP 403 insufficient_scope), and the scope a new login would ask for is longer than OAUTH_SCOPE_CHARS_MAX; the refusal stands",
+  invalid_facts: () => "the server refused the request (HTTP 403), and what that means could not be judged (facts out of range); the refusal stands",
 };
 
 /** Why a login refused protected resource metadata (spec/oauth.md O7); `accepted` and `no_indicator` are never shown as errors. */

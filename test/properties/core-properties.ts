@@ -3,10 +3,10 @@
 // Each property throws when it fails (fast-check's assert).
 import fc from "fast-check";
 import type { Core } from "../../glue/decisions/core.js";
-import { redirectFacts, teamRedirectFacts } from "../../glue/decisions/facts/oauth.js";
+import { forbiddenFacts, redirectFacts, teamRedirectFacts } from "../../glue/decisions/facts/oauth.js";
 import { teamCallbackUrl } from "../../glue/support/callback-url.js";
 import { pinGivenOf } from "../../glue/decisions/facts/pins.js";
-import { CallbackPlace, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS, AccessAnswer, AccessPolicy, AccessRule, RuleGroups, RuleLists, BearerCredentials, ClaimMatch, InboundToken, ScopeMatch, TokenAlg, TokenClaims, TokenForm, TokenKeys, TokenReason, TokenSignature } from "../../glue/decisions/generated/spec.js";
+import { AuthChallenge, ForbiddenError, OAuthForbidden, OAUTH_SCOPE_CHARS_MAX, ScopeGrowth, CallbackPlace, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS, AccessAnswer, AccessPolicy, AccessRule, RuleGroups, RuleLists, BearerCredentials, ClaimMatch, InboundToken, ScopeMatch, TokenAlg, TokenClaims, TokenForm, TokenKeys, TokenReason, TokenSignature } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -59,18 +59,18 @@ export const coreProperties: Property[] = [
     },
   },
   {
-    name: "O4–O5: a connector with static credentials or a stdio one never gets a login; a 401 needs a login only without static credentials and with protected resource metadata found",
+    name: "O4–O5: a connector with static credentials or a stdio one never gets a login; a 401 needs a login only without static credentials and with protected resource metadata found or a Bearer challenge",
     run: (core, o) =>
       fc.assert(
-        fc.property(anyCode, anyCode, anyCode, (transport, credentials, prm) => {
+        fc.property(anyCode, anyCode, anyCode, anyCode, (transport, credentials, prm, challenge) => {
           const offer = core.oauthOffer(transport, credentials);
-          const meaning = core.oauthUnauthorized(credentials, prm);
+          const meaning = core.oauthUnauthorized(credentials, prm, challenge);
           const offerOk = !inRange(ConnectorTransport, transport) || !inRange(ConnectorCredentials, credentials)
             ? offer === OAuthOffer.invalid_facts
             : (offer === OAuthOffer.offered) === (transport === ConnectorTransport.http && credentials === ConnectorCredentials.none) && offer !== OAuthOffer.invalid_facts;
-          const meaningOk = !inRange(ConnectorCredentials, credentials) || !inRange(ResourceMetadata, prm)
+          const meaningOk = !inRange(ConnectorCredentials, credentials) || !inRange(ResourceMetadata, prm) || !inRange(AuthChallenge, challenge)
             ? meaning === OAuthUnauthorized.invalid_facts
-            : (meaning === OAuthUnauthorized.needs_login) === (credentials === ConnectorCredentials.none && prm === ResourceMetadata.found) &&
+            : (meaning === OAuthUnauthorized.needs_login) === (credentials === ConnectorCredentials.none && (prm === ResourceMetadata.found || challenge === AuthChallenge.bearer)) &&
               (meaning === OAuthUnauthorized.credentials_refused) === (credentials === ConnectorCredentials.static_header);
           return offerOk && meaningOk;
         }),
@@ -120,6 +120,33 @@ export const coreProperties: Property[] = [
         }),
         o,
       ),
+  },
+  {
+    name: "O14: a 403 is a step-up exactly when it says insufficient_scope, names a scope the tokens lack and the union fits; and a step-up's scope always strictly widens what the tokens have",
+    run: (core, o) => {
+      const count = fc.oneof(fc.integer({ min: -2, max: 5000 }), anyNumber);
+      fc.assert(
+        fc.property(anyCode, anyCode, count, count, (forbidden, growth, scopeChars, maxChars) => {
+          const d = core.oauthForbidden({ forbidden, growth, scopeChars, maxChars });
+          const valid = inRange(ForbiddenError, forbidden) && inRange(ScopeGrowth, growth) && Number.isInteger(scopeChars) && scopeChars >= 0 && Number.isInteger(maxChars) && maxChars >= 0;
+          if (!valid) return d === OAuthForbidden.invalid_facts;
+          const stepUp = forbidden === ForbiddenError.insufficient_scope && growth === ScopeGrowth.wider && scopeChars <= maxChars;
+          return (d === OAuthForbidden.step_up) === stepUp && (d === OAuthForbidden.not_scope) === (forbidden === ForbiddenError.other) && d !== OAuthForbidden.invalid_facts;
+        }),
+        o,
+      );
+      const scopes = fc.array(fc.constantFrom("a", "b", "c", "files:read", "x y"), { maxLength: 4 }).map((s) => s.join(" "));
+      fc.assert(
+        fc.property(scopes, scopes, (granted, named) => {
+          const f = forbiddenFacts(`Bearer error="insufficient_scope", scope="${named}"`, granted);
+          if (core.oauthForbidden({ ...f, maxChars: OAUTH_SCOPE_CHARS_MAX }) !== OAuthForbidden.step_up) return true;
+          const have = new Set(granted.split(/\s+/).filter(Boolean));
+          const next = new Set(f.scope.split(" "));
+          return [...have].every((s) => next.has(s)) && next.size > have.size && named.split(/\s+/).filter(Boolean).every((s) => next.has(s));
+        }),
+        o,
+      );
+    },
   },
   {
     name: "R6: demoting never yields read-only",
@@ -490,8 +517,8 @@ export const coreProperties: Property[] = [
             x.appCall(a, b, c, d).reason, x.appResult(a, b, c).reason, x.appResource(a, b),
             x.approvalAsk({ revision: a, elicitation: b, mark: c, grant: d, grantTool: a, grantKeys: b, grantRun: c, grantLeft: d, asked: a, askLimit: b, grantLimit: c }).answer,
             x.approvalReply(a, b, c).reason,
-            x.oauthRedirect({ scheme: a, host: b, userinfo: c, fragment: d }), x.oauthOffer(a, b), x.oauthUnauthorized(c, d), x.oauthChannel(a, b),
-            x.oauthResource({ prm: a, origin: b, path: c }), x.oauthIssuer(d), x.oauthTeamRedirect({ scheme: a, host: b, userinfo: c, fragment: d, place: a }), x.oauthRefresh({ refreshToken: a, expiry: b, remainingMs: c, leadMs: d }),
+            x.oauthRedirect({ scheme: a, host: b, userinfo: c, fragment: d }), x.oauthOffer(a, b), x.oauthUnauthorized(c, d, a), x.oauthChannel(a, b),
+            x.oauthResource({ prm: a, origin: b, path: c }), x.oauthIssuer(d), x.oauthTeamRedirect({ scheme: a, host: b, userinfo: c, fragment: d, place: a }), x.oauthRefresh({ refreshToken: a, expiry: b, remainingMs: c, leadMs: d }), x.oauthForbidden({ forbidden: a, growth: b, scopeChars: c, maxChars: d }),
             x.pinGate({ state: a, policy: b, scope: c, direction: d }).reason, x.pinAccept(a), x.toolName(b), x.accessRule(c, d), x.access(a, b), x.tokenAlg(a),
             x.inboundToken({ credentials: a, form: b, alg: c, keys: d, signature: a, claims: b, issuer: c, audience: d, nowS: a, expS: b, nbfS: c, skewS: d, scopes: a }).reason,
           ];

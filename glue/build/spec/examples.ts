@@ -6,7 +6,7 @@ import { hostFacts, requestCapabilities, type DeliveryOverrideName } from "../..
 import { hintOf } from "../../decisions/facts/annotations.js";
 import { appVisibilityOf } from "../../decisions/facts/app-ui.js";
 import { elicitationOf } from "../../decisions/facts/approval.js";
-import { teamRedirectFacts, authorizationUrlFacts, issuerMatchOf, metadataOriginOf, redirectFacts, resourceFacts, tokenIssuerMatchOf } from "../../decisions/facts/oauth.js";
+import { teamRedirectFacts, authorizationUrlFacts, challengeOf, forbiddenFacts, issuerMatchOf, metadataOriginOf, redirectFacts, resourceFacts, tokenIssuerMatchOf } from "../../decisions/facts/oauth.js";
 import { teamCallbackUrl } from "../../support/callback-url.js";
 import { checkManifest } from "../../views/manifest.js";
 import { pinGivenOf, toolNameTextOf } from "../../decisions/facts/pins.js";
@@ -14,7 +14,7 @@ import { ruleFactsOf } from "../../decisions/facts/access.js";
 import { claimFactsOf, credentialsOf, type ClaimFacts, type TokenExpectation } from "../../decisions/facts/inbound-token.js";
 import { codeOf, type Example, type Spec } from "./parse.js";
 import { codeName } from "../../decisions/code-names.js";
-import { Budget, type Revision } from "../../decisions/generated/spec.js";
+import { Budget, OAUTH_SCOPE_CHARS_MAX, type Revision } from "../../decisions/generated/spec.js";
 
 interface ExampleResult { example: Example; pass: boolean; vacuous: boolean; actual: Record<string, unknown>; error?: string }
 export interface ExamplesReport { results: ExampleResult[]; passed: number; total: number; vacuous: number; clausesWithoutExample: string[] }
@@ -160,12 +160,21 @@ const access: Runner = (core, spec, g) => {
 /** spec/oauth.md: a string fact (a URI, a server URL, an issuer) goes through the glue's own fact extraction; codes go straight in. */
 const oauth: Runner = (core, spec, g) => {
   const c = (t: string, v: unknown) => codeOf(spec, t, v);
+  if ("forbidden" in g) return { forbidden: nameOf(spec, "OAuthForbidden", core.oauthForbidden({ forbidden: c("ForbiddenError", g.forbidden), growth: c("ScopeGrowth", g.scopeGrowth), scopeChars: num(g.scopeChars), maxChars: num(g.maxChars) })) };
+  if (("wwwAuthenticate" in g || "granted" in g || "grantedOfLength" in g) && !("credentials" in g)) {
+    const granted = "grantedOfLength" in g ? "a".repeat(g.grantedOfLength) : g.granted;
+    const f = forbiddenFacts(g.wwwAuthenticate ?? null, granted);
+    return { forbidden: nameOf(spec, "OAuthForbidden", core.oauthForbidden({ ...f, maxChars: OAUTH_SCOPE_CHARS_MAX })), scope: f.scope };
+  }
   if ("teamUri" in g) return { teamRedirect: nameOf(spec, "OAuthTeamRedirect", core.oauthTeamRedirect(teamRedirectFacts(g.teamUri, teamCallbackUrl(String(g.publicUrl))))) };
   if ("place" in g) return { teamRedirect: nameOf(spec, "OAuthTeamRedirect", core.oauthTeamRedirect({ scheme: c("RedirectScheme", g.scheme), host: c("RedirectHost", g.host), userinfo: c("UrlPart", g.userinfo), fragment: c("UrlPart", g.fragment), place: c("CallbackPlace", g.place) })) };
   if ("uri" in g) return { redirect: nameOf(spec, "OAuthRedirect", core.oauthRedirect(redirectFacts(g.uri))) };
   if ("scheme" in g) return { redirect: nameOf(spec, "OAuthRedirect", core.oauthRedirect({ scheme: c("RedirectScheme", g.scheme), host: c("RedirectHost", g.host), userinfo: c("UrlPart", g.userinfo), fragment: c("UrlPart", g.fragment) })) };
   if ("transport" in g) return { offer: nameOf(spec, "OAuthOffer", core.oauthOffer(c("ConnectorTransport", g.transport), c("ConnectorCredentials", g.credentials))) };
-  if ("credentials" in g) return { meaning: nameOf(spec, "OAuthUnauthorized", core.oauthUnauthorized(c("ConnectorCredentials", g.credentials), c("ResourceMetadata", g.prm))) };
+  if ("credentials" in g) {
+    const challenge = "challenge" in g ? c("AuthChallenge", g.challenge) : challengeOf(g.wwwAuthenticate ?? null);
+    return { meaning: nameOf(spec, "OAuthUnauthorized", core.oauthUnauthorized(c("ConnectorCredentials", g.credentials), c("ResourceMetadata", g.prm), challenge)) };
+  }
   if ("revision" in g) {
     const elicitation = "capabilities" in g ? elicitationOf(g.capabilities) : c("ElicitationSupport", g.elicitation);
     return { channel: nameOf(spec, "OAuthChannel", core.oauthChannel(c("Revision", g.revision), elicitation)) };

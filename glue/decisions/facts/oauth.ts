@@ -5,7 +5,7 @@
 // token's expiry (O9), the issuer stamped on stored tokens (O8), an authorization URL (O11), the
 // origin of a named resource metadata URL (O12). The host's elicitation fact (O6) is approvals' `elicitationOf`. Shapes
 // only; the core decides what they mean.
-import { CallbackPlace, ConnectorCredentials, ConnectorTransport, IssuerMatch, OriginMatch, TokenIssuerMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart } from "../generated/spec.js";
+import { AuthChallenge, CallbackPlace, ForbiddenError, ScopeGrowth, ConnectorCredentials, ConnectorTransport, IssuerMatch, OriginMatch, TokenIssuerMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart } from "../generated/spec.js";
 
 const LOOPBACK: Readonly<Record<string, RedirectHost>> = { "127.0.0.1": RedirectHost.ipv4_loopback, "[::1]": RedirectHost.ipv6_loopback, localhost: RedirectHost.localhost };
 
@@ -41,6 +41,16 @@ export function connectorFacts(config: { kind: string; headers?: Record<string, 
   const transport = config.kind === "http" ? ConnectorTransport.http : ConnectorTransport.stdio;
   const header = Object.keys(config.headers ?? {}).some((h) => h.toLowerCase() === "authorization");
   return { transport, credentials: header ? ConnectorCredentials.static_header : ConnectorCredentials.none };
+}
+
+/**
+ * O5: whether a 401's `WWW-Authenticate` holds a challenge of the Bearer scheme (RFC 6750 §3): the
+ * scheme token, in any case, at the start of the header or after a comma, followed by a space, a
+ * comma or the end (a quoted parameter naming "Bearer" after another scheme's `realm=` is not one).
+ */
+export function challengeOf(header: string | null): AuthChallenge {
+  if (header === null) return AuthChallenge.other;
+  return /(?:^|,)\s*bearer(?=[\s,]|$)/i.test(header) ? AuthChallenge.bearer : AuthChallenge.other;
 }
 
 /** O5, O7: whether protected resource metadata was found. */
@@ -100,4 +110,29 @@ export function refreshFacts(record: { tokens?: { refresh_token?: string }; expi
   const expiresAt = record?.expiresAt;
   const known = typeof expiresAt === "number";
   return { refreshToken: part(Boolean(record?.tokens?.refresh_token)), expiry: known ? TokenExpiry.known : TokenExpiry.unknown, remainingMs: known ? expiresAt - now : 0, leadMs };
+}
+
+/** One auth-param of a WWW-Authenticate header (RFC 7235 §2.1): a quoted string (its escapes undone) or a token; undefined when absent. */
+function authParam(header: string | null, name: string): string | undefined {
+  if (header === null) return undefined;
+  const m = new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s,]+))`, "i").exec(header);
+  if (!m) return undefined;
+  return m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : m[2];
+}
+
+const scopeSet = (scope: string | undefined): string[] => [...new Set((scope ?? "").split(/\s+/).filter(Boolean))];
+
+/**
+ * O14: a 403's WWW-Authenticate against the stored tokens' scope: whether it says
+ * insufficient_scope, whether the scopes it names add one the tokens lack, and the scope a
+ * step-up login would ask for (the tokens' scopes, then the named ones, each once) and its length.
+ */
+export function forbiddenFacts(header: string | null, granted: string | undefined): { forbidden: ForbiddenError; growth: ScopeGrowth; scope: string; scopeChars: number } {
+  const forbidden = authParam(header, "error") === "insufficient_scope" ? ForbiddenError.insufficient_scope : ForbiddenError.other;
+  const have = scopeSet(granted);
+  const named = scopeSet(authParam(header, "scope"));
+  const added = named.filter((s) => !have.includes(s));
+  const growth = named.length === 0 ? ScopeGrowth.none : added.length === 0 ? ScopeGrowth.covered : ScopeGrowth.wider;
+  const scope = [...have, ...added].join(" ");
+  return { forbidden, growth, scope, scopeChars: scope.length };
 }

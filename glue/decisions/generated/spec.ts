@@ -605,6 +605,13 @@ export const ResourceMetadata = {
 export type ResourceMetadata = (typeof ResourceMetadata)[keyof typeof ResourceMetadata];
 export type ResourceMetadataName = keyof typeof ResourceMetadata;
 
+export const AuthChallenge = {
+  other: 0,
+  bearer: 1
+} as const;
+export type AuthChallenge = (typeof AuthChallenge)[keyof typeof AuthChallenge];
+export type AuthChallengeName = keyof typeof AuthChallenge;
+
 export const OAuthUnauthorized = {
   needs_login: 0,
   credentials_refused: 1,
@@ -732,6 +739,31 @@ export const OAuthTeamRedirect = {
 } as const;
 export type OAuthTeamRedirect = (typeof OAuthTeamRedirect)[keyof typeof OAuthTeamRedirect];
 export type OAuthTeamRedirectName = keyof typeof OAuthTeamRedirect;
+
+export const ForbiddenError = {
+  other: 0,
+  insufficient_scope: 1
+} as const;
+export type ForbiddenError = (typeof ForbiddenError)[keyof typeof ForbiddenError];
+export type ForbiddenErrorName = keyof typeof ForbiddenError;
+
+export const ScopeGrowth = {
+  none: 0,
+  covered: 1,
+  wider: 2
+} as const;
+export type ScopeGrowth = (typeof ScopeGrowth)[keyof typeof ScopeGrowth];
+export type ScopeGrowthName = keyof typeof ScopeGrowth;
+
+export const OAuthForbidden = {
+  step_up: 0,
+  not_scope: 1,
+  no_wider_scope: 2,
+  scope_too_long: 3,
+  invalid_facts: 4
+} as const;
+export type OAuthForbidden = (typeof OAuthForbidden)[keyof typeof OAuthForbidden];
+export type OAuthForbiddenName = keyof typeof OAuthForbidden;
 
 export const PinState = {
   unpinned: 0,
@@ -1172,6 +1204,8 @@ export const OAUTH_STORE_BYTES_MAX = 1048576;
 export const OAUTH_STATE_BYTES = 32;
 /** 4096 characters: The query of one redirect the loopback receiver accepts (code, state, iss); a longer one is refused unread */
 export const OAUTH_CALLBACK_PARAM_CHARS_MAX = 4096;
+/** 4096 characters: The scope a step-up login asks for (the stored tokens' scope with every scope a 403 insufficient_scope names, spec/oauth.md O14); a wider one is refused rather than stored and asked for, so a server cannot grow the token file one login at a time */
+export const OAUTH_SCOPE_CHARS_MAX = 4096;
 /** 256 connections: Connections of per-user connectors held open for principals at once (one per principal and connector, team mode); past it the least recently used one is closed (its principal's next request opens it again, its login kept) */
 export const PER_USER_CONNECTORS_MAX = 256;
 /** 256 logins: Logins started by authorize_connector in team mode whose browser has not come back to <publicUrl>/oauth/callback yet; past it the oldest is given up, so a stream of started logins holds bounded memory */
