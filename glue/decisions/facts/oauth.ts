@@ -117,7 +117,8 @@ function authParam(header: string | null, name: string): string | undefined {
   if (header === null) return undefined;
   const m = new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s,]+))`, "i").exec(header);
   if (!m) return undefined;
-  return m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : m[2];
+  const [, quoted, token] = m;
+  return quoted !== undefined ? quoted.replace(/\\(.)/g, "$1") : token;
 }
 
 const scopeSet = (scope: string | undefined): string[] => [...new Set((scope ?? "").split(/\s+/).filter(Boolean))];
