@@ -183,12 +183,18 @@ describe("tokenize", () => {
     }
     return min;
   };
-  /** Time of one 1 MB text over the time of ten 100 kB texts. */
+  /**
+   * Time of one 1 MB text over the time of ten 100 kB texts, the smallest of three tries: a busy
+   * machine only ever makes a try slower (a ratio larger), while a quadratic routine is 10× in
+   * every try, so the smallest is the honest one.
+   */
   const ratio = (f: (text: string) => void, unit: string) => {
     for (let i = 0; i < 20; i++) f(sized(unit, 10_000 + i));
     const tens = Array.from({ length: 10 }, (_, i) => sized(unit, 100_000 - i));
     const one = sized(unit, 1_000_000);
-    return best(() => f(one)) / Math.max(1, best(() => tens.forEach(f)));
+    let smallest = Infinity;
+    for (let i = 0; i < 3 && smallest >= 5; i++) smallest = Math.min(smallest, best(() => f(one)) / Math.max(1, best(() => tens.forEach(f))));
+    return smallest;
   };
   for (const [shape, unit] of Object.entries(SHAPES)) {
     it(`is linear in the text's length (${shape}): one 1 MB text costs under 5× ten 100 kB texts, tokenizing and searching`, () => {
