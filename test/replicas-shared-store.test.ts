@@ -8,6 +8,7 @@ import { connectHttp } from "./harness/atrium-http.js";
 import { serverName } from "./harness/haproxy.js";
 import { startRedis, type RedisServer } from "./harness/redis-server.js";
 import { rigConfig, startRig, type Rig } from "./harness/replica-rig.js";
+import { FRESH_CONNECTIONS } from "./harness/replicas.js";
 import { connectTagged, type TaggedClient } from "./harness/rig-client.js";
 
 const PROGRAM = `async () => { const i = await desk.get_incident({ id: "INC-1042" }); const g = await gate.whoami({}); return { id: i.id, pid: g.pid }; }`;
@@ -67,7 +68,7 @@ describe("two replicas sharing a store behind haproxy", () => {
   });
 
   it("reads a stash id made on replica A through replica B", async () => {
-    const [a, b] = await Promise.all(rig.replicas.replicas.map((r) => connectHttp(r.url, { revision: "2026-07-28" })));
+    const [a, b] = await Promise.all(rig.replicas.replicas.map((r) => connectHttp(r.url, { revision: "2026-07-28", headers: FRESH_CONNECTIONS })));
     try {
       const big = await a.call("call_tool", { address: "desk.list_incidents", args: { limit: 20 }, resultMode: "value" });
       const id = (big.structuredContent as { resultId?: string }).resultId!;

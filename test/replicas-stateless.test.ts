@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectHttp } from "./harness/atrium-http.js";
 import { haproxyAvailable, serverName, type ServedLine } from "./harness/haproxy.js";
 import { rigConfig, startRig, type Rig } from "./harness/replica-rig.js";
+import { FRESH_CONNECTIONS } from "./harness/replicas.js";
 import { connectTagged, type TaggedClient } from "./harness/rig-client.js";
 
 const PROGRAM = `async () => { const i = await desk.get_incident({ id: "INC-1042" }); const g = await gate.whoami({}); return { id: i.id, service: i.service, pid: g.pid }; }`;
@@ -19,7 +20,7 @@ let expected: { tools: string[]; incident: { id: string; service: string }; sear
 
 beforeAll(async () => {
   rig = await startRig({ config: rigConfig({ results: { directResultBytes: 1000 } }) });
-  const direct = await connectHttp(rig.replicas.replicas[0].url, { revision: "2026-07-28" });
+  const direct = await connectHttp(rig.replicas.replicas[0].url, { revision: "2026-07-28", headers: FRESH_CONNECTIONS });
   try {
     const tools = (await direct.client.listTools()).tools.map((t) => t.name);
     const program = (await direct.call("execute_code", { code: PROGRAM })).structuredContent as { value: { id: string; service: string } };
@@ -92,7 +93,7 @@ describe.skipIf(!haproxyAvailable())("two replicas behind haproxy, no shared sto
   });
 
   it("without a shared store, a stash id made on one replica is, on the other, a result that never existed", async () => {
-    const [a, b] = await Promise.all(rig.replicas.replicas.map((r) => connectHttp(r.url, { revision: "2026-07-28" })));
+    const [a, b] = await Promise.all(rig.replicas.replicas.map((r) => connectHttp(r.url, { revision: "2026-07-28", headers: FRESH_CONNECTIONS })));
     try {
       const big = await a.call("call_tool", { address: "desk.list_incidents", args: { limit: 20 }, resultMode: "value" });
       const id = (big.structuredContent as { resultId?: string }).resultId!;

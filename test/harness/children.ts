@@ -1,8 +1,10 @@
 // The child processes a rig starts (redis-server, haproxy, atrium replicas): their output kept,
-// a wait for a line of it (an event, never a sleep), stop = SIGTERM then SIGKILL, and a process
-// 'exit' guard that SIGKILLs any still running when the test process ends, however it ends (a
-// failing test, a thrown hook), so no rig child outlives its test run.
-import { spawn, type ChildProcess } from "node:child_process";
+// a wait for a line of it (an event, never a sleep), stop = SIGTERM then SIGKILL. No rig child
+// outlives its test run: a process 'exit' guard SIGKILLs any still running when the test process
+// exits, and since vitest may end a test process by a signal (no 'exit' event), each child is
+// also started under `setpriv --pdeathsig` (util-linux) where it exists: the kernel signals it
+// when the process that started it dies, however it dies.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 
 export interface Child {
   readonly proc: ChildProcess;
@@ -31,9 +33,25 @@ function guard(): void {
 
 const STOP_GRACE_MS = 5_000;
 
-export function spawnChild(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; name: string }): Child {
+let setpriv: boolean | undefined;
+/** Whether setpriv (util-linux) can set a parent-death signal here. */
+function hasSetpriv(): boolean {
+  if (setpriv === undefined) {
+    try {
+      execFileSync("setpriv", ["--pdeathsig", "KILL", "true"], { stdio: "ignore" });
+      setpriv = true;
+    } catch {
+      setpriv = false;
+    }
+  }
+  return setpriv;
+}
+
+/** `deathSignal`: what the child gets when this process dies (default KILL; an atrium may take TERM and stop its connectors). setpriv execs the command: the pid is the command's. */
+export function spawnChild(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; name: string; deathSignal?: "KILL" | "TERM" }): Child {
   guard();
-  const proc = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+  const [file, argv] = hasSetpriv() ? ["setpriv", ["--pdeathsig", opts.deathSignal ?? "KILL", command, ...args]] : [command, args];
+  const proc = spawn(file, argv, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
   if (proc.pid === undefined) throw new Error(`${opts.name}: could not start ${command}`);
   running.add(proc);
   let out = "";

@@ -5,7 +5,7 @@
 import { fixture, nodeServer } from "./atrium-client.js";
 import { connectHttp } from "./atrium-http.js";
 import { startHaproxy, type Haproxy, type HaproxyOptions } from "./haproxy.js";
-import { demoConfig, startReplicas, type ReplicaOptions, type Replicas } from "./replicas.js";
+import { demoConfig, FRESH_CONNECTIONS, startReplicas, type ReplicaOptions, type Replicas } from "./replicas.js";
 
 /** demoConfig plus the gate fixture (whoami: its pid; wait_for_file: holds a call open until a file exists), `gate` more keys of its entry (timeoutMs). */
 export function rigConfig(atrium: Record<string, unknown> = {}, gate: Record<string, unknown> = {}) {
@@ -29,7 +29,7 @@ export interface Rig {
 
 /** gate.whoami's pid asked of the replica at `url` directly. */
 async function gatePidAt(url: string): Promise<number> {
-  const c = await connectHttp(url, { revision: "2026-07-28" });
+  const c = await connectHttp(url, { revision: "2026-07-28", headers: FRESH_CONNECTIONS });
   try {
     const r = await c.call("call_tool", { address: "gate.whoami", args: {}, resultMode: "value" });
     const pid = (r.structuredContent as { data?: { pid?: number } } | undefined)?.data?.pid;

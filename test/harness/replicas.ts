@@ -10,6 +10,13 @@ import { atriumBin, connectorsSettled, demoServer, nodeServer } from "./atrium-c
 import { connectHttp } from "./atrium-http.js";
 import { spawnChild, type Child } from "./children.js";
 
+/**
+ * Headers for a rig client that talks to one replica directly: a fresh connection per request.
+ * A replica closes an idle keep-alive connection after node's 5 s; a loaded test process can
+ * reuse one just as it closes (undici: "other side closed"), a race of the test's own making.
+ */
+export const FRESH_CONNECTIONS = { connection: "close" };
+
 /** The demo connector as `desk`, search lexical only (no model load per replica). */
 export const demoConfig = { mcpServers: { desk: nodeServer(demoServer) }, atrium: { search: { semantic: false } } };
 
@@ -56,7 +63,7 @@ export interface Replicas {
 /** Whether GET base/readyz answers 200 now. */
 async function readyz(base: string): Promise<boolean> {
   try {
-    const r = await fetch(`${base}/readyz`);
+    const r = await fetch(`${base}/readyz`, { headers: FRESH_CONNECTIONS });
     await r.arrayBuffer();
     return r.status === 200;
   } catch {
@@ -73,7 +80,7 @@ async function launch(listen: string, configFile: string, env: NodeJS.ProcessEnv
     await new Promise((r) => setTimeout(r, 25));
   }
   if (waitForConnectors) {
-    const c = await connectHttp(url, { revision: "2026-07-28", headers: waitForConnectors === true ? {} : waitForConnectors });
+    const c = await connectHttp(url, { revision: "2026-07-28", headers: { ...FRESH_CONNECTIONS, ...(waitForConnectors === true ? {} : waitForConnectors) } });
     try {
       await connectorsSettled((tool, args) => c.call(tool, args));
     } finally {
