@@ -150,18 +150,8 @@ export async function startHaproxy(opts: HaproxyOptions): Promise<Haproxy> {
     served: () =>
       [...h.output().matchAll(/^rig-request (\S*) (\S+) (-?\d+)$/gm)].map((m) => ({ request: m[1] === "-" ? "" : m[1], server: m[2], status: Number(m[3]) })),
     states,
-    waitForServer(i, state) {
-      const from = h.output().length;
-      const re = new RegExp(`Server atrium/${serverName(i)} is ${state}\\b`);
-      return new Promise((resolve, reject) => {
-        const look = () => re.test(h.output().slice(from));
-        const tick = () => {
-          if (look()) return resolve();
-          if (!h.alive()) return reject(new Error(`haproxy exited before ${serverName(i)} went ${state}:\n${h.output().slice(-4000)}`));
-          h.proc.stdout!.once("data", () => setImmediate(tick));
-        };
-        tick();
-      });
+    async waitForServer(i, state) {
+      await h.waitForOutput(new RegExp(`Server atrium/${serverName(i)} is ${state}\\b`), h.output().length);
     },
     stop: async () => {
       await h.stop();
