@@ -14,8 +14,8 @@ export interface Child {
   /** Resolves when it has exited (code, or the signal that ended it). */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   alive(): boolean;
-  /** The first match of `re` in its output (from the start), once it appears; rejects if it exits first. */
-  waitForOutput(re: RegExp): Promise<RegExpMatchArray>;
+  /** The first match of `re` in its output from offset `from` (default the start), once it appears; rejects if it exits first. */
+  waitForOutput(re: RegExp, from?: number): Promise<RegExpMatchArray>;
   /** SIGTERM, then SIGKILL after `graceMs` if it is still running; resolves once it has exited. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -75,10 +75,10 @@ export function spawnChild(command: string, args: string[], opts: { cwd?: string
     output: () => out,
     exited,
     alive,
-    waitForOutput(re) {
+    waitForOutput(re, from = 0) {
       return new Promise((resolve, reject) => {
         const check = () => {
-          const m = re.exec(out);
+          const m = re.exec(out.slice(from));
           if (!m) return false;
           listeners.delete(check);
           resolve(m);

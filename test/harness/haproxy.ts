@@ -134,12 +134,7 @@ export async function startHaproxy(opts: HaproxyOptions): Promise<Haproxy> {
   }
   const h: Child = child;
   const socket = join(dir, "admin.sock");
-  const states = async () => {
-    // `show stat` CSV: field 1 is the server's name, 17 its status ("UP", "DOWN", "UP 1/2" while going down…).
-    const text = await adminCommand(socket, "show stat");
-    const rows = text.split("\n").filter((l) => l.startsWith("atrium,") && !l.startsWith("atrium,BACKEND"));
-    return Object.fromEntries(rows.map((l) => l.split(",")).map((f) => [f[1], f[17].split(" ")[0]]));
-  };
+  const states = async () => Object.fromEntries((await serverRows(socket)).map((f) => [f[STAT.name], f[STAT.status].split(" ")[0]]));
   const haproxy: Haproxy = {
     port,
     base: `http://127.0.0.1:${port}`,
@@ -150,33 +145,35 @@ export async function startHaproxy(opts: HaproxyOptions): Promise<Haproxy> {
     served: () =>
       [...h.output().matchAll(/^rig-request (\S*) (\S+) (-?\d+)$/gm)].map((m) => ({ request: m[1] === "-" ? "" : m[1], server: m[2], status: Number(m[3]) })),
     states,
-    waitForServer(i, state) {
-      const from = h.output().length;
-      const re = new RegExp(`Server atrium/${serverName(i)} is ${state}\\b`);
-      return new Promise((resolve, reject) => {
-        const look = () => re.test(h.output().slice(from));
-        const tick = () => {
-          if (look()) return resolve();
-          if (!h.alive()) return reject(new Error(`haproxy exited before ${serverName(i)} went ${state}:\n${h.output().slice(-4000)}`));
-          h.proc.stdout!.once("data", () => setImmediate(tick));
-        };
-        tick();
-      });
+    async waitForServer(i, state) {
+      await h.waitForOutput(new RegExp(`Server atrium/${serverName(i)} is ${state}\\b`), h.output().length);
     },
     stop: async () => {
       await h.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  // Every replica checked and UP before the first request (haproxy starts servers as UP before their first check).
-  await waitUntil(async () => Object.values(await states()).filter((s) => s === "UP").length === opts.backends.length && (await checkedAll(socket, opts.backends.length)), h);
+  // Every replica UP by a passed health check (L7OK) before the first request: haproxy starts servers as UP before their first check.
+  const checkedUp = async () => {
+    const rows = await serverRows(socket);
+    return rows.length === opts.backends.length && rows.every((f) => f[STAT.status] === "UP" && f[STAT.check] === "L7OK");
+  };
+  try {
+    await waitUntil(checkedUp, h);
+  } catch (e) {
+    await haproxy.stop();
+    throw e;
+  }
   return haproxy;
 }
 
-/** Whether every server's last health check passed (L7OK), not just the start-up assumption. */
-async function checkedAll(socket: string, n: number): Promise<boolean> {
-  const rows = (await adminCommand(socket, "show stat")).split("\n").filter((l) => l.startsWith("atrium,") && !l.startsWith("atrium,BACKEND"));
-  return rows.length === n && rows.every((l) => l.split(",")[36] === "L7OK");
+/** Columns of `show stat` CSV: the server's name, its status ("UP", "DOWN", "UP 1/2" while going down…), its last check ("L7OK"…). */
+const STAT = { name: 1, status: 17, check: 36 } as const;
+
+/** The backend's server rows of `show stat`, split into fields. */
+async function serverRows(socket: string): Promise<string[][]> {
+  const text = await adminCommand(socket, "show stat");
+  return text.split("\n").filter((l) => l.startsWith("atrium,") && !l.startsWith("atrium,BACKEND")).map((l) => l.split(","));
 }
 
 async function waitUntil(check: () => Promise<boolean>, h: Child): Promise<void> {
