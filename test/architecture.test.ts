@@ -52,7 +52,7 @@ const FOLDER_RULES: FolderRule[] = [
   { folder: "views", glue: ["decisions", "results", "support"], node: ["crypto", "fs", "path"], npm: [], why: "view documents and their files" },
   { folder: "views/shell/browser", glue: ["decisions/generated"], node: [], npm: [], why: "runs in the browser: no node built-in, no package, only the generated tables" },
   { folder: "apps", glue: ["calls", "catalog", "config", "decisions", "support", "views"], node: [], npm: ["@modelcontextprotocol/server"], why: "downstream apps' resources, read through calls/invoke.ts; the relay puts atrium's own view page guard (views/page-guard.ts, views/frame-tags.ts) in front of a downstream page" },
-  { folder: "auth", glue: ["config", "decisions", "support"], node: ["crypto", "http", "module", "net"], npm: ["@modelcontextprotocol/client", "@napi-rs/keyring"], why: "logins of remote connectors; reaches connectors only through a port from app.ts" },
+  { folder: "auth", glue: ["config", "decisions", "support"], node: ["crypto", "fs", "http", "module", "net"], npm: ["@modelcontextprotocol/client", "@napi-rs/keyring"], why: "logins of remote connectors; reaches connectors only through a port from app.ts" },
   { folder: "activity", glue: ["decisions", "support", "views"], node: ["crypto", "fs/promises", "path"], npm: [], why: "the activity log: a sink every hook calls, importing no caller" },
   { folder: "pins", glue: ["decisions", "support"], node: ["crypto", "fs"], npm: [], why: "pinned tool definitions" },
   { folder: "config", glue: ["auth", "decisions", "pins", "support"], node: ["fs", "path"], npm: [], why: "config load, validation and reload" },
