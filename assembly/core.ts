@@ -7,7 +7,7 @@ export { limitDefault, limitMin, limitMax, limitAccepts, budgetCheck, budgetRoom
 export { envelope, errorRetryable, errorRetryableWhen } from "./envelope";
 export { appCall, appResult, appResource } from "./apps";
 export { approvalAsk, approvalReply, downstreamAsk, downstreamOwner } from "./approvals";
-export { oauthRedirect, oauthOffer, oauthUnauthorized, oauthChannel, oauthResource, oauthIssuer, oauthTokenIssuer, oauthRefresh, oauthAuthorizationUrl, oauthMetadataLocation, oauthTeamRedirect, oauthForbidden } from "./oauth";
+export { oauthRedirect, oauthOffer, oauthUnauthorized, oauthChannel, oauthResource, oauthIssuer, oauthTokenIssuer, oauthRefresh, oauthAuthorizationUrl, oauthMetadataLocation, oauthTeamRedirect, oauthForbidden, oauthGrant } from "./oauth";
 export { pinAccept, pinGate, toolName } from "./pins";
 export { access, accessRule } from "./access";
 export { inboundToken, tokenAlg } from "./tokens";

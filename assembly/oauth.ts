@@ -1,6 +1,6 @@
 // Logins of remote connectors (spec/oauth.md, O1–O13). Fails closed: facts out of range answer
 // invalid_facts, which the glue treats as the answer that grants nothing.
-import { AuthChallenge, CallbackPlace, ForbiddenError, OAuthForbidden, ScopeGrowth, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, ElicitationSupport, IssuerMatch, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, Revision, TokenExpiry, TokenIssuerMatch, UrlPart } from "./generated/spec";
+import { AuthChallenge, CallbackPlace, ClientAuth, OAuthGrant, OAuthGrantType, ForbiddenError, OAuthForbidden, ScopeGrowth, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, ElicitationSupport, IssuerMatch, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, Revision, TokenExpiry, TokenIssuerMatch, UrlPart } from "./generated/spec";
 
 function isPart(v: i32): bool {
   return v >= UrlPart.absent && v <= UrlPart.present;
@@ -110,4 +110,13 @@ export function oauthForbidden(forbidden: i32, growth: i32, scopeChars: f64, max
   if (growth != ScopeGrowth.wider) return OAuthForbidden.no_wider_scope;
   if (scopeChars > maxChars) return OAuthForbidden.scope_too_long;
   return OAuthForbidden.step_up;
+}
+
+/** O15: whether a person logs in, or atrium gets tokens itself with the operator's client credentials (and how the client authenticates). */
+export function oauthGrant(grant: i32, clientAuth: i32): i32 {
+  if (grant < OAuthGrantType.authorization_code || grant > OAuthGrantType.client_credentials || clientAuth < ClientAuth.none || clientAuth > ClientAuth.private_key_jwt) return OAuthGrant.invalid_facts;
+  if (grant == OAuthGrantType.authorization_code) return OAuthGrant.person_login;
+  if (clientAuth == ClientAuth.secret) return OAuthGrant.client_secret;
+  if (clientAuth == ClientAuth.private_key_jwt) return OAuthGrant.private_key_jwt;
+  return OAuthGrant.no_client_auth;
 }

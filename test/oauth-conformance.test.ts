@@ -25,7 +25,7 @@ const expected: Record<string, string> = {
   "auth/metadata-var2":
     "fails on purpose: the authorization server metadata fetched for issuer …/tenant1 names the issuer without /tenant1; atrium refuses a metadata document whose issuer is not the one it asked for (RFC 8414 §3.3)",
   "auth/metadata-var3": "fails on purpose: the same issuer mismatch as metadata-var2 (RFC 8414 §3.3)",
-  "auth/basic-cimd": "fails (a warning): atrium sends a Client ID Metadata Document only when one is configured, not when the server advertises support (left for later)",
+  "auth/basic-cimd": "pass",
   "auth/2025-03-26-oauth-metadata-backcompat": "pass",
   "auth/2025-03-26-oauth-endpoint-fallback": "pass",
   "auth/scope-from-www-authenticate": "pass",
@@ -36,8 +36,8 @@ const expected: Record<string, string> = {
   "auth/token-endpoint-auth-basic": "pass",
   "auth/token-endpoint-auth-post": "pass",
   "auth/token-endpoint-auth-none": "pass",
-  "auth/client-credentials-jwt": "fails: no client-credentials grant (SEP-1046; left for later)",
-  "auth/client-credentials-basic": "fails: no client-credentials grant (SEP-1046; left for later)",
+  "auth/client-credentials-jwt": "pass",
+  "auth/client-credentials-basic": "pass",
 };
 
 interface Outcome { passed: boolean; summary: string; output: string }

@@ -583,6 +583,25 @@ export enum OAuthTeamRedirect {
   invalid_facts = 5,
 }
 
+export enum OAuthGrantType {
+  authorization_code = 0,
+  client_credentials = 1,
+}
+
+export enum ClientAuth {
+  none = 0,
+  secret = 1,
+  private_key_jwt = 2,
+}
+
+export enum OAuthGrant {
+  person_login = 0,
+  client_secret = 1,
+  private_key_jwt = 2,
+  no_client_auth = 3,
+  invalid_facts = 4,
+}
+
 export enum ForbiddenError {
   other = 0,
   insufficient_scope = 1,

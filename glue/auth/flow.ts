@@ -67,6 +67,17 @@ const loopbackReceiver = (config: HttpConnectorConfig): ReceiverFactory => async
 export async function startLogin(config: HttpConnectorConfig, store: LoginRecords, opts: { fetchFn?: FetchLike; waitMs?: number; receiver?: ReceiverFactory } = {}): Promise<LoginStart> {
   const fetchFn = boundedAuthFetch(config.url, opts.fetchFn);
   const provider = new ConnectorOAuth(config, store, fetchFn);
+  // O15: the operator's client credentials: tokens come without a person, a receiver or a URL.
+  if (provider.machine) {
+    try {
+      const asked = await challenge(config.url, fetchFn);
+      const r = await auth(provider, { serverUrl: config.url, resourceMetadataUrl: asked.resourceMetadataUrl, fetchFn, scope: config.oauth?.scope ?? asked.scope, ...AUTH_OPTIONS });
+      if (r !== "AUTHORIZED") throw new Error("the client credentials grant did not end in tokens");
+      return { kind: "authorized" };
+    } catch (e) {
+      throw failure(e);
+    }
+  }
   const state = ConnectorOAuth.newState();
   const receiver: Receiver = await (opts.receiver ?? loopbackReceiver(config))(state, opts.waitMs);
   provider.bindLogin(receiver, state);

@@ -23,21 +23,25 @@
 // model in atrium's words only (background-failure.ts). The authorization endpoint and URL must be
 // https: or http: on loopback (O11).
 import { randomBytes } from "node:crypto";
-import { auth, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams, type AuthProvider, type FetchLike, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from "@modelcontextprotocol/client";
+import { readFileSync } from "node:fs";
+import { auth, createPrivateKeyJwtAuth, discoverOAuthProtectedResourceMetadata, type AddClientAuthentication, extractWWWAuthenticateParams, type AuthProvider, type FetchLike, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from "@modelcontextprotocol/client";
 import type { HttpConnectorConfig } from "../config/schema.js";
 import type { LoginRecords } from "./store.js";
 import { NeedsLogin, RefusedWithoutLogin, needsLogin, refusedWithoutLogin } from "./needs-login.js";
 import { notLoopback } from "./loopback.js";
 import type { Receiver } from "./receiver.js";
-import { AuthChallenge, OAUTH_SCOPE_CHARS_MAX, OAuthForbidden, OAUTH_REFRESH_LEAD_MS, OAUTH_STATE_BYTES, OAuthAuthorizationUrl, OAuthIssuer, OAuthMetadataLocation, OAuthRefresh, OAuthResource, OAuthTokenIssuer, OAuthUnauthorized } from "../decisions/generated/spec.js";
+import { AuthChallenge, OAuthGrant, OAUTH_SCOPE_CHARS_MAX, OAuthForbidden, OAUTH_REFRESH_LEAD_MS, OAUTH_STATE_BYTES, OAuthAuthorizationUrl, OAuthIssuer, OAuthMetadataLocation, OAuthRefresh, OAuthResource, OAuthTokenIssuer, OAuthUnauthorized } from "../decisions/generated/spec.js";
 import { core } from "../decisions/core.js";
 import { codeName } from "../decisions/code-names.js";
-import { authorizationUrlFacts, challengeOf, connectorFacts, forbiddenFacts, issuerMatchOf, metadataOriginOf, prmOf, refreshFacts, resourceFacts, tokenIssuerMatchOf } from "../decisions/facts/oauth.js";
+import { authorizationUrlFacts, challengeOf, connectorFacts, forbiddenFacts, grantFacts, issuerMatchOf, metadataOriginOf, prmOf, refreshFacts, resourceFacts, tokenIssuerMatchOf } from "../decisions/facts/oauth.js";
 import { oauthForbiddenText, oauthAuthorizationUrlText, oauthIssuerText, oauthResourceText, oauthTokenIssuerText } from "../decisions/messages.js";
 import { JudgedRefusal, backgroundFailure, ownJudgement } from "./background-failure.js";
 import { HTTP_STATUS } from "../support/wire.js";
 import { clampEcho } from "../support/errors.js";
 import { escapeShown } from "../support/text/escape.js";
+
+/** The JWS algorithm of a private_key_jwt assertion when the config names none. */
+const DEFAULT_SIGNING_ALGORITHM = "RS256";
 
 /** What every auth() call passes: the issuer of discovered metadata is judged by the core (O8, saveDiscoveryState), not twice. */
 export const AUTH_OPTIONS = { skipIssuerMetadataValidation: true } as const;
@@ -78,7 +82,35 @@ export class ConnectorOAuth implements OAuthClientProvider {
   /** Whether the last 401 held a Bearer challenge (O5: without resource metadata, a 2025-03-26 server's login). */
   private challenge: AuthChallenge = AuthChallenge.other;
 
-  constructor(readonly config: HttpConnectorConfig, private readonly store: LoginRecords, readonly fetchFn: FetchLike) {}
+  /** O15: the core's answer on whose tokens these are: a person's login, or the operator's client credentials (`machine`). */
+  readonly grant: OAuthGrant;
+  /** Whether atrium gets the tokens itself with the client credentials grant (no person, no redirect, in the background too). */
+  readonly machine: boolean;
+  /** private_key_jwt (O15): signs the client assertion of each token request with the configured key; absent otherwise (the SDK's own client authentication). */
+  addClientAuthentication?: AddClientAuthentication;
+
+  constructor(readonly config: HttpConnectorConfig, private readonly store: LoginRecords, readonly fetchFn: FetchLike) {
+    const f = grantFacts(config.oauth);
+    this.grant = core().oauthGrant(f.grant, f.clientAuth);
+    this.machine = this.grant === OAuthGrant.client_secret || this.grant === OAuthGrant.private_key_jwt;
+    const o = config.oauth;
+    if (this.grant === OAuthGrant.private_key_jwt && o?.clientId && o.privateKeyFile) {
+      const [clientId, keyFile, alg] = [o.clientId, o.privateKeyFile, o.signingAlgorithm ?? DEFAULT_SIGNING_ALGORITHM];
+      this.addClientAuthentication = async (headers, params, url, metadata) => {
+        let privateKey: string;
+        try { privateKey = readFileSync(keyFile, "utf8"); } catch (e) { throw new JudgedRefusal(`could not read oauth.privateKeyFile ${JSON.stringify(keyFile)}: ${(e as NodeJS.ErrnoException).code ?? "unreadable"}`); }
+        await createPrivateKeyJwtAuth({ issuer: clientId, subject: clientId, privateKey, alg })(headers, params, url, metadata);
+      };
+    }
+  }
+
+  /** O15: the client credentials grant's token request (the SDK asks it when there is no redirect URL); undefined for a person's login (the code exchange). */
+  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+    if (!this.machine) return undefined;
+    const params = new URLSearchParams({ grant_type: "client_credentials" });
+    if (scope) params.set("scope", scope);
+    return params;
+  }
 
   /** A login's state, made before its receiver starts (the receiver checks it; bindLogin hands it to the SDK). */
   static newState(): string {
@@ -91,7 +123,8 @@ export class ConnectorOAuth implements OAuthClientProvider {
     this.authorizationUrl = undefined;
   }
 
-  get redirectUrl(): string {
+  get redirectUrl(): string | undefined {
+    if (this.machine) return undefined; // O15: no person, no redirect: the SDK's non-interactive flow
     // Background mode never redirects (state() throws first); the SDK still reads a value.
     return this.login?.redirectUrl ?? this.config.oauth?.redirectUri ?? "http://127.0.0.1/callback";
   }
@@ -101,6 +134,7 @@ export class ConnectorOAuth implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
+    if (this.machine) return { client_name: "atrium", redirect_uris: [], grant_types: ["client_credentials"], token_endpoint_auth_method: this.grant === OAuthGrant.private_key_jwt ? "private_key_jwt" : "client_secret_basic", ...(this.config.oauth?.scope && { scope: this.config.oauth.scope }) } as OAuthClientMetadata;
     return {
       client_name: "atrium",
       redirect_uris: [this.redirectUrl],
@@ -136,7 +170,7 @@ export class ConnectorOAuth implements OAuthClientProvider {
         const named = extractWWWAuthenticateParams(ctx.response);
         this.challenge = challengeOf(ctx.response.headers.get("www-authenticate"));
         const resourceMetadataUrl = metadataUrlToUse(this.config.url, named.resourceMetadataUrl);
-        if (!this.login && !this.record()?.tokens) {
+        if (!this.login && !this.machine && !this.record()?.tokens) {
           // O12: nothing stored to refresh: the resource metadata says whether a login is on offer; the authorization server is not asked.
           // Metadata atrium refused (a byte cap, a deadline) is said as such; only metadata the server lacks is "no login offered".
           this.foundResourceMetadata = await discoverOAuthProtectedResourceMetadata(ctx.serverUrl, { resourceMetadataUrl }, ctx.fetchFn).catch((e: unknown) => {
@@ -168,6 +202,7 @@ export class ConnectorOAuth implements OAuthClientProvider {
    * login starts here); a refusal that stands is said in atrium's words; any other 403 passes on.
    */
   watchForbidden(inner: FetchLike): FetchLike {
+    if (this.machine) return inner; // O15: the operator's configured scope is all a machine client asks for
     const mcp = new URL(this.config.url).href;
     return async (input, init) => {
       const res = await inner(input, init);

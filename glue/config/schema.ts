@@ -41,9 +41,15 @@ interface StdioConnectorConfig extends ConnectorCommon {
 }
 /** A remote connector's login settings (`oauth`); every key optional (glue/auth/). */
 export interface OAuthSettings {
+  /** `authorization_code` (a person logs in) or `client_credentials` (atrium uses the client credentials below itself, O15). */
+  grant: OAuthGrantSetting;
   /** A client registered with the authorization server beforehand (else a metadata document or dynamic registration). */
   clientId: string | null;
   clientSecret: string | null;
+  /** client_credentials only: an absolute path to the client's private key (PKCS #8 PEM) that signs its JWT assertion (private_key_jwt), read when a token is fetched. */
+  privateKeyFile: string | null;
+  /** The JWS algorithm of that assertion (RS256 when unset). */
+  signingAlgorithm: string | null;
   /** A Client ID Metadata Document URL (https) the AS may fetch instead of a registration. */
   clientMetadataUrl: string | null;
   /** The scope to ask for (else the server's scopes_supported). */
@@ -197,7 +203,12 @@ export const CONNECTOR_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${CONNECTOR_ID_CHA
 
 export const STDIO_KEYS = ["command", "args", "env", "cwd", "inheritEnv"] as const;
 export const HTTP_KEYS = ["url", "headers", "oauth", "auth"] as const;
-export const OAUTH_KEYS = ["clientId", "clientSecret", "clientMetadataUrl", "scope", "redirectUri"] as const;
+export const OAUTH_KEYS = ["grant", "clientId", "clientSecret", "privateKeyFile", "signingAlgorithm", "clientMetadataUrl", "scope", "redirectUri"] as const;
+/** How a connector gets its tokens: a person's login (the default), or the operator's client credentials (spec/oauth.md O15). */
+export const OAUTH_GRANTS = ["authorization_code", "client_credentials"] as const;
+export type OAuthGrantSetting = (typeof OAUTH_GRANTS)[number];
+/** The JWS algorithms a `privateKeyFile` (PKCS #8 PEM) may sign a client assertion with. */
+export const SIGNING_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"] as const;
 const SETTING_KEYS = ["readOnlyTools", "approvalTools", "keepOutsidePrograms", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled", "appWrites", "protocol", "pins"] as const;
 
 /** A connector's "protocol": probe and fall back (auto), or one revision only (2025-11-25 is the initialize handshake). */

@@ -3,10 +3,12 @@
 // whatever a user or a host wrote. Numeric limits are judged by the core (limitAccepts);
 // this file holds no ranges or defaults of budgets.
 import type { Core } from "../decisions/core.js";
-import { Budget, DeliveryOverride, LimitCheck, type DeliveryOverrideName } from "../decisions/generated/spec.js";
+import { Budget, DeliveryOverride, LimitCheck, OAuthGrant, type DeliveryOverrideName } from "../decisions/generated/spec.js";
+import { grantFacts } from "../decisions/facts/oauth.js";
+import { isAbsolute } from "node:path";
 import {
   ATRIUM_KEYS, STORE_KEYS, CONNECTOR_ID, EMBED_APIS, EMBEDDER_KEYS, SEARCH_KEYS, CONNECTOR_KEYS, CONNECTOR_LIMITS, HTTP_KEYS, LIFECYCLE_LIMITS, PROTOCOL_SETTINGS, RESULTS_LIMITS, SANDBOX_KEYS, SANDBOX_LIMITS,
-  OAUTH_KEYS, CONNECTOR_AUTH, STDIO_KEYS, HTTP_SERVE_KEYS, LOG_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
+  OAUTH_KEYS, OAUTH_GRANTS, SIGNING_ALGORITHMS, type OAuthGrantSetting, CONNECTOR_AUTH, STDIO_KEYS, HTTP_SERVE_KEYS, LOG_KEYS, TOP_KEYS, TYPE_KINDS, VIEWS_KEYS,
   type AtriumConfig, type ConnectorAuth, type ConnectorConfig, type LifecycleConfig, type LogConfig, type OAuthSettings, type ProtocolSetting, type EmbedApi, type ResultsConfig, type SandboxConfig, type SearchConfig, type ValidationResult, type ViewsConfig,
 } from "./schema.js";
 import { isJsonObject } from "../support/json-object.js";
@@ -128,12 +130,30 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
     : { ...settings, kind: "stdio", command: command ?? "", args, env, cwd: cwd ?? null, inheritEnv };
 }
 
-/** A remote connector's `oauth` block: strings only; a redirect URI must be loopback (a code goes only to this machine). */
+/**
+ * A remote connector's `oauth` block: strings only; a redirect URI must be loopback (a code goes
+ * only to this machine). `grant` names whose tokens these are (the core's O15): with
+ * `client_credentials` a client ID and exactly one way to authenticate, and nothing of a
+ * person's login; the private key's keys only with it.
+ */
 function oauthOf(ctx: Ctx, path: string, value: unknown): OAuthSettings | null {
   if (value === undefined) return null;
   const o = section(ctx, path, value, OAUTH_KEYS);
   const read = (k: (typeof OAUTH_KEYS)[number]) => text(ctx, `${path}.${k}`, own(o, k)) ?? null;
-  const settings: OAuthSettings = { clientId: read("clientId"), clientSecret: read("clientSecret"), clientMetadataUrl: read("clientMetadataUrl"), scope: read("scope"), redirectUri: read("redirectUri") };
+  const settings: OAuthSettings = { grant: grantOf(ctx, `${path}.grant`, own(o, "grant")), clientId: read("clientId"), clientSecret: read("clientSecret"), privateKeyFile: read("privateKeyFile"), signingAlgorithm: read("signingAlgorithm"), clientMetadataUrl: read("clientMetadataUrl"), scope: read("scope"), redirectUri: read("redirectUri") };
+  const f = grantFacts(settings);
+  const grant = ctx.core.oauthGrant(f.grant, f.clientAuth);
+  if (settings.grant === "client_credentials") {
+    if (settings.clientId === null) fail(ctx, `${path}.clientId`, `is required with "grant": "client_credentials" (the client registered with the authorization server beforehand)`);
+    if (grant === OAuthGrant.no_client_auth) fail(ctx, `${path}.grant`, `"client_credentials" needs a way to authenticate the client: set "clientSecret" or "privateKeyFile"`);
+    if (settings.clientSecret !== null && settings.privateKeyFile !== null) fail(ctx, `${path}.privateKeyFile`, `and "clientSecret" are two ways to authenticate the same client; keep one`);
+    for (const k of ["redirectUri", "clientMetadataUrl"] as const) if (settings[k] !== null) fail(ctx, `${path}.${k}`, `applies only to a person's login ("grant": "authorization_code"), not to "client_credentials"`);
+  } else {
+    for (const k of ["privateKeyFile", "signingAlgorithm"] as const) if (settings[k] !== null) fail(ctx, `${path}.${k}`, `applies only with "grant": "client_credentials"`);
+  }
+  if (settings.privateKeyFile !== null && !isAbsolute(settings.privateKeyFile)) fail(ctx, `${path}.privateKeyFile`, `must be an absolute path to the client's private key (PKCS #8 PEM)`);
+  if (settings.signingAlgorithm !== null && !(SIGNING_ALGORITHMS as readonly string[]).includes(settings.signingAlgorithm)) fail(ctx, `${path}.signingAlgorithm`, `must be one of ${SIGNING_ALGORITHMS.join(", ")}, got ${show(settings.signingAlgorithm, ctx)}`);
+  if (settings.signingAlgorithm !== null && settings.privateKeyFile === null) fail(ctx, `${path}.signingAlgorithm`, `applies only with "privateKeyFile"`);
   if (settings.redirectUri !== null) {
     const bad = notLoopback(settings.redirectUri);
     if (bad) fail(ctx, `${path}.redirectUri`, bad);
@@ -141,6 +161,16 @@ function oauthOf(ctx: Ctx, path: string, value: unknown): OAuthSettings | null {
   if (settings.clientSecret !== null && settings.clientId === null) fail(ctx, `${path}.clientSecret`, `applies only with "clientId"`);
   if (settings.clientMetadataUrl !== null && !/^https:\/\/[^/]+\/./.test(settings.clientMetadataUrl)) fail(ctx, `${path}.clientMetadataUrl`, `must be an https:// URL with a path (a Client ID Metadata Document)`);
   return settings;
+}
+
+/** `oauth.grant`: "authorization_code" (the default) or "client_credentials". */
+function grantOf(ctx: Ctx, path: string, value: unknown): OAuthGrantSetting {
+  if (value === undefined) return "authorization_code";
+  if (typeof value !== "string" || !(OAUTH_GRANTS as readonly string[]).includes(value)) {
+    fail(ctx, path, `must be one of ${OAUTH_GRANTS.map((g) => `"${g}"`).join(", ")}, got ${show(String(value), ctx)}`);
+    return "authorization_code";
+  }
+  return value as OAuthGrantSetting;
 }
 
 /** A remote connector's "auth": "shared" (the default) or "per-user"; a per-user login cannot sit beside an Authorization header the operator set for everyone. */

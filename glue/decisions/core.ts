@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { OAuthForbidden, OAuthTeamRedirect, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, PinAccept, ToolNameAnswer, AccessRule, AccessAnswer, TokenAlg, InboundToken, TokenReason, DownstreamAsk, QuestionOwner } from "./generated/spec.js";
+import type { OAuthGrant, OAuthForbidden, OAuthTeamRedirect, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, PinAccept, ToolNameAnswer, AccessRule, AccessAnswer, TokenAlg, InboundToken, TokenReason, DownstreamAsk, QuestionOwner } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -52,6 +52,7 @@ interface CoreExports {
   oauthAuthorizationUrl(scheme: number, host: number): number;
   oauthMetadataLocation(origin: number): number;
   oauthForbidden(forbidden: number, growth: number, scopeChars: number, maxChars: number): number;
+  oauthGrant(grant: number, clientAuth: number): number;
   oauthTeamRedirect(scheme: number, host: number, userinfo: number, fragment: number, place: number): number;
   pinGate(state: number, policy: number, scope: number, direction: number): number;
   pinAccept(given: number): number;
@@ -152,6 +153,8 @@ export interface Core {
   oauthRefresh(facts: RefreshFacts): OAuthRefresh;
   /** O14: what a 403 of a connector atrium logs in to means (ForbiddenError, ScopeGrowth, the step-up scope's length, OAUTH_SCOPE_CHARS_MAX). */
   oauthForbidden(facts: ForbiddenFacts): OAuthForbidden;
+  /** O15: whether a person logs in or atrium uses the operator's client credentials (OAuthGrantType, ClientAuth). */
+  oauthGrant(grant: number, clientAuth: number): OAuthGrant;
   /** N1–N8: whether a tool may be called given its pin: callable, quarantined, or record its new definition and allow. */
   pinGate(facts: PinFacts): PinDecision;
   /** N9: whether `atrium pins accept` takes the pending definition, from what the accept word named (PinGiven). */
@@ -303,6 +306,7 @@ export function createCore(bytes: Uint8Array): Core {
     oauthMetadataLocation: (origin) => call("oauthMetadataLocation", () => x.oauthMetadataLocation(i32(origin)) as OAuthMetadataLocation),
     oauthTeamRedirect: (f) => call("oauthTeamRedirect", () => x.oauthTeamRedirect(i32(f.scheme), i32(f.host), i32(f.userinfo), i32(f.fragment), i32(f.place)) as OAuthTeamRedirect),
     oauthRefresh: (f) => call("oauthRefresh", () => x.oauthRefresh(i32(f.refreshToken), i32(f.expiry), f64(f.remainingMs), f64(f.leadMs)) as OAuthRefresh),
+    oauthGrant: (grant, clientAuth) => call("oauthGrant", () => x.oauthGrant(i32(grant), i32(clientAuth)) as OAuthGrant),
     oauthForbidden: (f) => call("oauthForbidden", () => x.oauthForbidden(i32(f.forbidden), i32(f.growth), f64(f.scopeChars), f64(f.maxChars)) as OAuthForbidden),
     pinGate: (f) =>
       call("pinGate", () => {

@@ -5,6 +5,9 @@
 // asks (the framework's authorization server approves at once, so following its redirect to
 // atrium's loopback receiver is the click-through), lists the tools with search_tools and calls each
 // (call_destructive_tool, approvals answered yes), authorizing again when a call answers auth_required.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
 import { startAtrium, type Atrium } from "../harness/atrium-client.js";
 
 const CONNECTOR = "conf";
@@ -58,9 +61,27 @@ async function tools(a: Atrium): Promise<{ address: string; unavailable: any[] }
   return { address: (s?.results ?? s?.tools ?? []).map((t: any) => t.address)[0], unavailable: s?.unavailable ?? [] };
 }
 
+/**
+ * The connector's `oauth` block, as an operator would write it. A scenario's context (the
+ * framework's MCP_CONFORMANCE_CONTEXT) that hands out client credentials is a machine client
+ * (SEP-1046: `grant: client_credentials`, a secret, or a private key written to a file); every
+ * other scenario gets the operator's published Client ID Metadata Document URL, which atrium uses
+ * only where the authorization server advertises support (the fixed URL the CIMD scenario expects).
+ */
+function oauthBlock(): Record<string, string> {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as Record<string, string>;
+  if (context.client_id && context.client_secret) return { grant: "client_credentials", clientId: context.client_id, clientSecret: context.client_secret };
+  if (context.client_id && context.private_key_pem) {
+    const keyFile = join(mkdtempSync(join(tmpdir(), "atrium-conformance-key-")), "client.pem");
+    writeFileSync(keyFile, context.private_key_pem, { mode: 0o600 });
+    return { grant: "client_credentials", clientId: context.client_id, privateKeyFile: keyFile, signingAlgorithm: context.signing_algorithm ?? "ES256" };
+  }
+  return { clientMetadataUrl: "https://conformance-test.local/client-metadata.json" };
+}
+
 async function main(): Promise<void> {
   const a = await startAtrium({
-    config: { mcpServers: { [CONNECTOR]: { url: serverUrl } } },
+    config: { mcpServers: { [CONNECTOR]: { url: serverUrl, oauth: oauthBlock() } } },
     env: { ATRIUM_KEYRING: "off" },
     capabilities: { elicitation: { form: {} } },
     beforeConnect: (client) => client.setRequestHandler("elicitation/create", async (request) => ({ action: "accept", content: answer((request.params as any)?.requestedSchema) })),

@@ -6,7 +6,7 @@ import type { Core } from "../../glue/decisions/core.js";
 import { forbiddenFacts, redirectFacts, teamRedirectFacts } from "../../glue/decisions/facts/oauth.js";
 import { teamCallbackUrl } from "../../glue/support/callback-url.js";
 import { pinGivenOf } from "../../glue/decisions/facts/pins.js";
-import { AuthChallenge, ForbiddenError, OAuthForbidden, OAUTH_SCOPE_CHARS_MAX, ScopeGrowth, CallbackPlace, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS, AccessAnswer, AccessPolicy, AccessRule, RuleGroups, RuleLists, BearerCredentials, ClaimMatch, InboundToken, ScopeMatch, TokenAlg, TokenClaims, TokenForm, TokenKeys, TokenReason, TokenSignature } from "../../glue/decisions/generated/spec.js";
+import { AuthChallenge, ClientAuth, OAuthGrant, OAuthGrantType, ForbiddenError, OAuthForbidden, OAUTH_SCOPE_CHARS_MAX, ScopeGrowth, CallbackPlace, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS, AccessAnswer, AccessPolicy, AccessRule, RuleGroups, RuleLists, BearerCredentials, ClaimMatch, InboundToken, ScopeMatch, TokenAlg, TokenClaims, TokenForm, TokenKeys, TokenReason, TokenSignature } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -147,6 +147,21 @@ export const coreProperties: Property[] = [
         o,
       );
     },
+  },
+  {
+    name: "O15: tokens come from the operator's client credentials only with grant client_credentials and a way to authenticate; otherwise a person logs in or nothing is sent",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, anyCode, (grant, clientAuth) => {
+          const d = core.oauthGrant(grant, clientAuth);
+          if (!inRange(OAuthGrantType, grant) || !inRange(ClientAuth, clientAuth)) return d === OAuthGrant.invalid_facts;
+          const machine = d === OAuthGrant.client_secret || d === OAuthGrant.private_key_jwt;
+          return machine === (grant === OAuthGrantType.client_credentials && clientAuth !== ClientAuth.none) &&
+            (d === OAuthGrant.person_login) === (grant === OAuthGrantType.authorization_code) &&
+            (d !== OAuthGrant.client_secret || clientAuth === ClientAuth.secret) && (d !== OAuthGrant.private_key_jwt || clientAuth === ClientAuth.private_key_jwt);
+        }),
+        o,
+      ),
   },
   {
     name: "R6: demoting never yields read-only",
@@ -518,7 +533,7 @@ export const coreProperties: Property[] = [
             x.approvalAsk({ revision: a, elicitation: b, mark: c, grant: d, grantTool: a, grantKeys: b, grantRun: c, grantLeft: d, asked: a, askLimit: b, grantLimit: c }).answer,
             x.approvalReply(a, b, c).reason,
             x.oauthRedirect({ scheme: a, host: b, userinfo: c, fragment: d }), x.oauthOffer(a, b), x.oauthUnauthorized(c, d, a), x.oauthChannel(a, b),
-            x.oauthResource({ prm: a, origin: b, path: c }), x.oauthIssuer(d), x.oauthTeamRedirect({ scheme: a, host: b, userinfo: c, fragment: d, place: a }), x.oauthRefresh({ refreshToken: a, expiry: b, remainingMs: c, leadMs: d }), x.oauthForbidden({ forbidden: a, growth: b, scopeChars: c, maxChars: d }),
+            x.oauthResource({ prm: a, origin: b, path: c }), x.oauthIssuer(d), x.oauthTeamRedirect({ scheme: a, host: b, userinfo: c, fragment: d, place: a }), x.oauthRefresh({ refreshToken: a, expiry: b, remainingMs: c, leadMs: d }), x.oauthForbidden({ forbidden: a, growth: b, scopeChars: c, maxChars: d }), x.oauthGrant(c, d),
             x.pinGate({ state: a, policy: b, scope: c, direction: d }).reason, x.pinAccept(a), x.toolName(b), x.accessRule(c, d), x.access(a, b), x.tokenAlg(a),
             x.inboundToken({ credentials: a, form: b, alg: c, keys: d, signature: a, claims: b, issuer: c, audience: d, nowS: a, expS: b, nbfS: c, skewS: d, scopes: a }).reason,
           ];

@@ -6,7 +6,7 @@ import { hostFacts, requestCapabilities, type DeliveryOverrideName } from "../..
 import { hintOf } from "../../decisions/facts/annotations.js";
 import { appVisibilityOf } from "../../decisions/facts/app-ui.js";
 import { elicitationOf } from "../../decisions/facts/approval.js";
-import { teamRedirectFacts, authorizationUrlFacts, challengeOf, forbiddenFacts, issuerMatchOf, metadataOriginOf, redirectFacts, resourceFacts, tokenIssuerMatchOf } from "../../decisions/facts/oauth.js";
+import { teamRedirectFacts, authorizationUrlFacts, challengeOf, forbiddenFacts, grantFacts, issuerMatchOf, metadataOriginOf, redirectFacts, resourceFacts, tokenIssuerMatchOf } from "../../decisions/facts/oauth.js";
 import { teamCallbackUrl } from "../../support/callback-url.js";
 import { checkManifest } from "../../views/manifest.js";
 import { pinGivenOf, toolNameTextOf } from "../../decisions/facts/pins.js";
@@ -160,6 +160,8 @@ const access: Runner = (core, spec, g) => {
 /** spec/oauth.md: a string fact (a URI, a server URL, an issuer) goes through the glue's own fact extraction; codes go straight in. */
 const oauth: Runner = (core, spec, g) => {
   const c = (t: string, v: unknown) => codeOf(spec, t, v);
+  if ("oauth" in g) { const f = grantFacts(g.oauth); return { grant: nameOf(spec, "OAuthGrant", core.oauthGrant(f.grant, f.clientAuth)) }; }
+  if ("clientAuth" in g) return { grant: nameOf(spec, "OAuthGrant", core.oauthGrant(c("OAuthGrantType", g.grant), c("ClientAuth", g.clientAuth))) };
   if ("forbidden" in g) return { forbidden: nameOf(spec, "OAuthForbidden", core.oauthForbidden({ forbidden: c("ForbiddenError", g.forbidden), growth: c("ScopeGrowth", g.scopeGrowth), scopeChars: num(g.scopeChars), maxChars: num(g.maxChars) })) };
   if (("wwwAuthenticate" in g || "granted" in g || "grantedOfLength" in g) && !("credentials" in g)) {
     const granted = "grantedOfLength" in g ? "a".repeat(g.grantedOfLength) : g.granted;

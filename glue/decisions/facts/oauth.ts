@@ -5,7 +5,7 @@
 // token's expiry (O9), the issuer stamped on stored tokens (O8), an authorization URL (O11), the
 // origin of a named resource metadata URL (O12). The host's elicitation fact (O6) is approvals' `elicitationOf`. Shapes
 // only; the core decides what they mean.
-import { AuthChallenge, CallbackPlace, ForbiddenError, ScopeGrowth, ConnectorCredentials, ConnectorTransport, IssuerMatch, OriginMatch, TokenIssuerMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart } from "../generated/spec.js";
+import { AuthChallenge, CallbackPlace, ClientAuth, OAuthGrantType, ForbiddenError, ScopeGrowth, ConnectorCredentials, ConnectorTransport, IssuerMatch, OriginMatch, TokenIssuerMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart } from "../generated/spec.js";
 
 const LOOPBACK: Readonly<Record<string, RedirectHost>> = { "127.0.0.1": RedirectHost.ipv4_loopback, "[::1]": RedirectHost.ipv6_loopback, localhost: RedirectHost.localhost };
 
@@ -136,4 +136,12 @@ export function forbiddenFacts(header: string | null, granted: string | undefine
   const growth = named.length === 0 ? ScopeGrowth.none : added.length === 0 ? ScopeGrowth.covered : ScopeGrowth.wider;
   const scope = [...have, ...added].join(" ");
   return { forbidden, growth, scope, scopeChars: scope.length };
+}
+
+/** O15: a connector's `oauth` block as the grant it names and how its client authenticates (a private key file first, then a secret). */
+export function grantFacts(oauth: { grant?: unknown; clientSecret?: unknown; privateKeyFile?: unknown } | null | undefined): { grant: OAuthGrantType; clientAuth: ClientAuth } {
+  const grant = oauth?.grant === "client_credentials" ? OAuthGrantType.client_credentials : OAuthGrantType.authorization_code;
+  const set = (v: unknown) => typeof v === "string" && v !== "";
+  const clientAuth = set(oauth?.privateKeyFile) ? ClientAuth.private_key_jwt : set(oauth?.clientSecret) ? ClientAuth.secret : ClientAuth.none;
+  return { grant, clientAuth };
 }

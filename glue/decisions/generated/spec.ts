@@ -740,6 +740,31 @@ export const OAuthTeamRedirect = {
 export type OAuthTeamRedirect = (typeof OAuthTeamRedirect)[keyof typeof OAuthTeamRedirect];
 export type OAuthTeamRedirectName = keyof typeof OAuthTeamRedirect;
 
+export const OAuthGrantType = {
+  authorization_code: 0,
+  client_credentials: 1
+} as const;
+export type OAuthGrantType = (typeof OAuthGrantType)[keyof typeof OAuthGrantType];
+export type OAuthGrantTypeName = keyof typeof OAuthGrantType;
+
+export const ClientAuth = {
+  none: 0,
+  secret: 1,
+  private_key_jwt: 2
+} as const;
+export type ClientAuth = (typeof ClientAuth)[keyof typeof ClientAuth];
+export type ClientAuthName = keyof typeof ClientAuth;
+
+export const OAuthGrant = {
+  person_login: 0,
+  client_secret: 1,
+  private_key_jwt: 2,
+  no_client_auth: 3,
+  invalid_facts: 4
+} as const;
+export type OAuthGrant = (typeof OAuthGrant)[keyof typeof OAuthGrant];
+export type OAuthGrantName = keyof typeof OAuthGrant;
+
 export const ForbiddenError = {
   other: 0,
   insufficient_scope: 1
