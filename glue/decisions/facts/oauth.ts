@@ -115,10 +115,9 @@ export function refreshFacts(record: { tokens?: { refresh_token?: string }; expi
 /** One auth-param of a WWW-Authenticate header (RFC 7235 §2.1): a quoted string (its escapes undone) or a token; undefined when absent. */
 function authParam(header: string | null, name: string): string | undefined {
   if (header === null) return undefined;
-  const m = new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s,]+))`, "i").exec(header);
-  if (!m) return undefined;
-  const [, quoted, token] = m;
-  return quoted !== undefined ? quoted.replace(/\\(.)/g, "$1") : token;
+  const m = new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:"(?<quoted>(?:[^"\\\\]|\\\\.)*)"|(?<token>[^\\s,]+))`, "i").exec(header);
+  if (!m?.groups) return undefined;
+  return m.groups.quoted !== undefined ? m.groups.quoted.replace(/\\(.)/g, "$1") : m.groups.token;
 }
 
 const scopeSet = (scope: string | undefined): string[] => [...new Set((scope ?? "").split(/\s+/).filter(Boolean))];
