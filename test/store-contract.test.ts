@@ -54,6 +54,12 @@ describe.each(["memory", "redis"] as const)("the %s store keeps the same promise
     expect(await mine.get(a)).toBeUndefined();
     expect(await mine.get(b)).toBe("b".repeat(40));
     expect(await mine.get(c)).toBe("c".repeat(40));
+    // Oldest first even for puts within one millisecond: of twenty in a row, the last two are kept.
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await mine.put(String(i).padStart(40, "x")))!);
+    const kept = [];
+    for (const id of ids) kept.push(await mine.get(id));
+    expect(kept.map((t, i) => (t === undefined ? undefined : i))).toEqual([...Array(18).fill(undefined), 18, 19]);
     // Multi-byte text is counted in UTF-8 bytes, not characters: 34 × 3 bytes is over 100.
     expect(await mine.put("€".repeat(34))).toBeUndefined();
   });

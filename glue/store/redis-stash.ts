@@ -9,32 +9,40 @@ import type { RedisConnection } from "./redis-connection.js";
 import type { SharedStash, StashLimits } from "./state-store.js";
 import type { OwnedStash } from "../results/stash.js";
 
-// KEYS: index (zset id → expiresAt), sizes (hash id → bytes), total (string). ARGV: now, ttlMs,
-// maxBytes, id, owner, text, bytes, entry key prefix.
+// KEYS: index (zset id → insertion number: oldest first, even within one millisecond), sizes
+// (hash id → bytes), total (string), the insertion counter. ARGV: ttlMs, maxBytes, id, owner, text,
+// bytes, entry key prefix. Entries share one TTL, so the oldest expire first: the sweep drops
+// entries from the front while theirs is gone.
 const PUT = `
-local now, ttl, max, bytes = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[7])
+local ttl, max, bytes = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[6])
 local total = tonumber(redis.call('GET', KEYS[3]) or '0')
 local function evict(id)
   local size = tonumber(redis.call('HGET', KEYS[2], id) or '0')
-  redis.call('DEL', ARGV[8] .. id)
+  redis.call('DEL', ARGV[7] .. id)
   redis.call('HDEL', KEYS[2], id)
   redis.call('ZREM', KEYS[1], id)
   total = total - size
 end
-for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)) do evict(id) end
+while true do
+  local first = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
+  if not first or redis.call('EXISTS', ARGV[7] .. first) == 1 then break end
+  evict(first)
+end
 while total + bytes > max do
   local first = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
   if not first then break end
   evict(first)
 end
-redis.call('HSET', ARGV[8] .. ARGV[4], 'owner', ARGV[5], 'text', ARGV[6])
-redis.call('PEXPIRE', ARGV[8] .. ARGV[4], ttl)
-redis.call('ZADD', KEYS[1], now + ttl, ARGV[4])
-redis.call('HSET', KEYS[2], ARGV[4], bytes)
+local seq = redis.call('INCR', KEYS[4])
+redis.call('HSET', ARGV[7] .. ARGV[3], 'owner', ARGV[4], 'text', ARGV[5])
+redis.call('PEXPIRE', ARGV[7] .. ARGV[3], ttl)
+redis.call('ZADD', KEYS[1], seq, ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[3], bytes)
 total = total + bytes
 redis.call('SET', KEYS[3], total, 'PX', ttl)
 redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('PEXPIRE', KEYS[2], ttl)
+redis.call('PEXPIRE', KEYS[4], ttl)
 return total
 `;
 
@@ -44,7 +52,6 @@ export class RedisStash implements SharedStash {
     /** e.g. "atrium:results:" */
     private readonly prefix: string,
     private readonly limits: StashLimits,
-    private readonly now: () => number = Date.now,
   ) {}
 
   for(owner: string): OwnedStash {
@@ -57,8 +64,8 @@ export class RedisStash implements SharedStash {
     const id = randomUUID();
     const p = this.prefix;
     await this.redis.op("stash put", (c) => c.eval(PUT, {
-      keys: [`${p}index`, `${p}sizes`, `${p}bytes`],
-      arguments: [String(this.now()), String(this.limits.ttlMs), String(this.limits.maxBytes), id, owner, text, String(bytes), `${p}e:`],
+      keys: [`${p}index`, `${p}sizes`, `${p}bytes`, `${p}seq`],
+      arguments: [String(this.limits.ttlMs), String(this.limits.maxBytes), id, owner, text, String(bytes), `${p}e:`],
     }));
     return id;
   }
