@@ -11,6 +11,7 @@ import { startAuthServer, type AuthServer } from "./harness/oauth-server.js";
 import { startHttpAtrium, connectHttp, type HttpAtrium } from "./harness/atrium-http.js";
 import { demoServer, fixture, nodeServer, programValue } from "./harness/atrium-client.js";
 import { waitFor } from "./harness/until.js";
+import { teamToken } from "./harness/team-logins.js";
 
 const RESOURCE = "https://atrium.test/mcp";
 const GROUPS: Record<string, string[]> = { "alice-app": ["ops"], "bob-app": ["sales"] };
@@ -18,16 +19,7 @@ let as: AuthServer;
 let atrium: HttpAtrium;
 
 /** An access token for `clientId` from the authorization server's token endpoint (client_credentials, RFC 8707 resource). */
-async function tokenFor(clientId: string, resource = RESOURCE): Promise<string> {
-  const res = await fetch(`${as.issuer}/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${clientId}:secret-${clientId}`).toString("base64")}` },
-    body: new URLSearchParams({ grant_type: "client_credentials", resource, scope: "mcp:read" }),
-  });
-  const body = (await res.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`no token for ${clientId}: ${JSON.stringify(body)}`);
-  return body.access_token;
-}
+const tokenFor = (clientId: string, resource = RESOURCE): Promise<string> => teamToken(as.issuer, resource, clientId);
 
 const post = (token: string | undefined, body: unknown = { jsonrpc: "2.0", id: 1, method: "tools/list" }, headers: Record<string, string> = {}) =>
   fetch(atrium.url, {
