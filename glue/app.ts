@@ -50,6 +50,7 @@ import { noObserver, type Observer } from "./observability/observer.js";
 
 import { PinService } from "./pins/service.js";
 import { PinFile } from "./pins/pin-file.js";
+import type { PinStorage } from "./pins/pin-storage.js";
 
 /** serve's live reload: the config file it was started with, and who else hears each outcome. */
 export interface LiveConfig { file: string; onReload?: (outcome: ReloadOutcome) => void; log?: (line: string) => void }
@@ -60,6 +61,8 @@ export interface ServeMode {
   shared: boolean;
   /** Team mode with auth: atrium's own login callback, where per-user logins' browsers come back (serve-http routes it). */
   callbacks?: TeamCallbacks;
+  /** Where the pins are, when not the store's or this machine's pin file (doctor with atrium.store). */
+  pins?: PinStorage;
   /** Where state that outlives a request is kept (serve --http: memory or atrium.store); else this process's memory. */
   store?: StateStore;
   /** Metrics and traces (glue/observability/): each downstream call, program run and meta-tool call, and the connectors' states. */
@@ -73,7 +76,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   const observer = mode.observer ?? noObserver;
   observer.connectors(() => registry.connectors);
   watchConnectors(() => registry.connectors, (listener) => registry.onChange(listener), activity);
-  const pins = new PinService(c, new PinFile(), { onQuarantine: (connector, tool, reason) => activity.quarantine(connector, tool, reason) });
+  const pins = new PinService(c, mode.pins ?? mode.store?.pins ?? new PinFile(), { onQuarantine: (connector, tool, reason) => activity.quarantine(connector, tool, reason) });
   const catalog = new Catalog(registry, c, pins);
   // Each new listing is judged against its pins as it comes in (pending changes recorded, the
   // quarantine heard of), not only when a search or a call first builds the catalog.

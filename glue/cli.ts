@@ -48,7 +48,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     return 1;
   }
   if (command === "auth") return (await import("./commands/auth.js")).authCommand(cfg.config, words);
-  if (command === "pins") return (await import("./commands/pins.js")).pinsCommand(cfg.config, words);
+  if (command === "pins") return (await import("./commands/pins.js")).runPins(cfg.config, words);
   if (command === "doctor") return (await import("./commands/doctor.js")).doctor(cfg.config, cfg.source, packageVersion, cfg.warnings, cfg.file);
   if (cfg.warnings) process.stderr.write(cfg.warnings);
   if (flags.http) {

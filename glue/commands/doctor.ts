@@ -29,8 +29,10 @@ type Connector = App["registry"]["connectors"][number];
 
 /** `configWarnings` are the config's labelled warning lines (or ""), shown in the report; `file`: the config file, whose serving atrium's last reload is shown. */
 export async function doctor(config: AtriumConfig, source: string, version: string, configWarnings = "", file?: string): Promise<number> {
-  const app = createApp(config, version);
-  const out: string[] = [`atrium ${version} doctor`, `config: ${source}`, ...configWarnings.split("\n").filter(Boolean), ...(file ? reloadLines(file) : []), ""];
+  // With atrium.store the pins are the team's, in the store (unread when it does not answer: every tool without a pin quarantined).
+  const shared = config.store ? await (await import("../store/pins-client.js")).openSharedPins(config.store) : undefined;
+  const app = createApp(config, version, undefined, undefined, undefined, { shared: false, pins: shared?.pins });
+  const out: string[] = [`atrium ${version} doctor`, `config: ${source}`, ...configWarnings.split("\n").filter(Boolean), ...(file ? reloadLines(file) : []), ...(shared ? [`pins: kept in ${shared.pins.where}${shared.problem ? `, which did not answer (${shared.problem}): tools without an accepted pin show as quarantined` : ""}`] : []), ""];
   await app.registry.startAll();
   let failed = 0;
   let warned = 0;
@@ -54,6 +56,7 @@ export async function doctor(config: AtriumConfig, source: string, version: stri
   }
   const entries = app.catalog.entries().map(toolText);
   await app.registry.stopAll();
+  await shared?.close();
   const search = await semanticReport(config.search, entries);
   const enabled = config.connectors.filter((c) => !c.disabled).length;
   out.push(...(config.connectors.length ? [""] : []), ...search.lines, ...summary(source, config.connectors.length, enabled, { failed, warned, quarantining }));

@@ -17,13 +17,35 @@ import { pinReasonText } from "../decisions/messages.js";
 import { PinFile, recordFor, whereOf, type ConnectorPins, type PinData, type ToolPins } from "../pins/pin-file.js";
 import { pinFactsOf } from "../pins/facts.js";
 import { diffLines } from "../pins/diff.js";
+import type { PinStorage } from "../pins/pin-storage.js";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 const recordOf = (data: PinData, c: ConnectorConfig): ConnectorPins | undefined => recordFor(data, { id: c.id, where: whereOf(c) });
 
-export function pinsCommand(config: AtriumConfig, words: string[], file = new PinFile()): number {
+/** `atrium pins` where the pins are: the shared store when atrium.store is set (a team's replicas judge by it), else this machine's pin file. */
+export async function runPins(config: AtriumConfig, words: string[]): Promise<number> {
+  if (!config.store) return pinsCommand(config, words);
+  const { openSharedPins } = await import("../store/pins-client.js");
+  const shared = await openSharedPins(config.store);
+  try {
+    if (shared.problem) {
+      say(`atrium pins: the pins are kept in ${shared.pins.where}, which did not answer: ${shared.problem}`);
+      return 1;
+    }
+    const code = pinsCommand(config, words, shared.pins);
+    await shared.pins.flush();
+    return code;
+  } catch (e) {
+    say(`atrium pins: ${(e as Error).message}; run atrium pins again`);
+    return 1;
+  } finally {
+    await shared.close();
+  }
+}
+
+export function pinsCommand(config: AtriumConfig, words: string[], file: PinStorage = new PinFile()): number {
   const [action, id, ...tools] = words;
   if (action === "list") return list(config, file);
   const c = config.connectors.find((x) => x.id === id);
@@ -53,7 +75,7 @@ export function pendingLines(c: ConnectorConfig, record: ConnectorPins, tool: To
   ];
 }
 
-function list(config: AtriumConfig, file: PinFile): number {
+function list(config: AtriumConfig, file: PinStorage): number {
   const data = file.load();
   let pending = 0;
   if (data.unreadableSince) out(`an earlier pin file could not be read and was set aside at ${data.unreadableSince}: tools without an accepted pin are quarantined until accepted`);
@@ -77,7 +99,7 @@ function list(config: AtriumConfig, file: PinFile): number {
     rejected.forEach(out);
     out(`  accept what is shown: atrium pins accept ${c.id} ${changes.map(shownName).join(" ")}    reject: atrium pins reject ${c.id} [tool…]`);
   }
-  out(pending ? `${pending} pending change(s); pins are kept in ${file.path}` : `no pending changes; pins are kept in ${file.path}`);
+  out(pending ? `${pending} pending change(s); pins are kept in ${file.where}` : `no pending changes; pins are kept in ${file.where}`);
   return 0;
 }
 
@@ -91,7 +113,7 @@ function wordOf(word: string, pending: readonly ToolPins[]): { name: string; dig
   return at < 0 || pending.some((t) => t.name === word) ? { name: word } : { name: word.slice(0, at), digest: word.slice(at + 1).toLowerCase() };
 }
 
-function decide(c: ConnectorConfig, words: string[], accept: boolean, file: PinFile): number {
+function decide(c: ConnectorConfig, words: string[], accept: boolean, file: PinStorage): number {
   const data = file.load();
   const record = recordOf(data, c);
   const pending = record?.tools.filter((t) => t.pending) ?? [];
@@ -131,6 +153,6 @@ function decide(c: ConnectorConfig, words: string[], accept: boolean, file: PinF
     out(`${accept ? "accepted" : "rejected"} ${c.id}.${t.name}${!accept && p.autoAccepted ? " (it was already recorded under auto-accept; only the notice is dropped)" : accept ? "" : ": it stays quarantined while its server lists this definition"}`);
   }
   file.save(data);
-  out(`a running atrium notices the change within moments; pins are kept in ${file.path}`);
+  out(`a running atrium notices the change within moments; pins are kept in ${file.where}`);
   return 0;
 }

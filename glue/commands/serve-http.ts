@@ -123,34 +123,38 @@ async function stateStoreFor(config: AtriumConfig, failed: (op: string) => void)
 }
 
 /**
- * With a shared store: per-user logins and login callbacks are every replica's. The logins are
- * read in once the store answers (tried again until then); until they are, this replica is not
- * ready (/readyz 503), so no one is asked to log in again only because it started.
+ * With a shared store: pins, per-user logins and login callbacks are every replica's. The pins and
+ * logins are read in once the store answers (tried again until then); until they are, this replica
+ * is not ready (/readyz 503): every tool without an accepted pin stays quarantined, and no one is
+ * asked to log in again only because it started.
  */
 function shareAcrossReplicas(store: StateStore, callbacks: TeamCallbacks | undefined): { loaded: () => boolean } {
   if (store.bus && callbacks) void callbacks.share(store.bus).catch(() => {});
-  const logins = store.logins;
-  if (!logins) return { loaded: () => true };
-  tokenStore().shareOthers(logins);
-  let loaded = false;
-  let said = false;
-  const load = async (): Promise<void> => {
-    try {
-      // A store that does not answer yet says so itself (and /readyz); only a failed read is worth a line here.
-      if (await store.ready()) {
-        await logins.start();
-        loaded = true;
-        return;
+  if (store.logins) tokenStore().shareOthers(store.logins);
+  const parts = [
+    ...(store.pins ? [{ what: "the pins are", part: store.pins }] : []),
+    ...(store.logins ? [{ what: "per-user logins are", part: store.logins }] : []),
+  ];
+  let left = parts.length;
+  for (const { what, part } of parts) {
+    let said = false;
+    const load = async (): Promise<void> => {
+      try {
+        // A store that does not answer yet says so itself (and /readyz); only a failed read is worth a line here.
+        if (await store.ready()) {
+          await part.start();
+          left--;
+          return;
+        }
+      } catch (e) {
+        if (!said) process.stderr.write(`atrium: ${what} not read from the shared store yet (${(e as Error).message}); trying again, not ready meanwhile\n`);
+        said = true;
       }
       setTimeout(() => void load(), STORE_CONNECT_BACKOFF_FIRST_MS).unref();
-    } catch (e) {
-      if (!said) process.stderr.write(`atrium: per-user logins are not read from the shared store yet (${(e as Error).message}); trying again, not ready meanwhile\n`);
-      said = true;
-      setTimeout(() => void load(), STORE_CONNECT_BACKOFF_FIRST_MS).unref();
-    }
-  };
-  void load();
-  return { loaded: () => loaded };
+    };
+    void load();
+  }
+  return { loaded: () => left === 0 };
 }
 
 /** localOnly without atrium.http.auth; else the token verifier, its issuer's key set fetched once before the first request (a failure leaves /readyz at 503 and tokens at 503 until it answers). */

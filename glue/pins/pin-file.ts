@@ -7,12 +7,13 @@
 // too large, a link, another user's) is set aside as pins.json.bad-<time>, one warning goes to
 // stderr, and atrium starts a new one marked `unreadableSince`: every tool it has no accepted pin
 // for is then quarantined (spec/pins.md N8), never trusted as first seen.
-import { renameSync } from "node:fs";
+import { renameSync, watchFile } from "node:fs";
 import { createHash } from "node:crypto";
 import { PrivateFile } from "../support/private-file.js";
 import { stateDir } from "../support/state-dir.js";
 import { isJsonObject } from "../support/json-object.js";
-import { PIN_FILE_BYTES_MAX, type PinStateName } from "../decisions/generated/spec.js";
+import { PIN_FILE_BYTES_MAX, PIN_WATCH_MS, type PinStateName } from "../decisions/generated/spec.js";
+import type { PinStorage } from "./pin-storage.js";
 import type { Pinned } from "./digest.js";
 import type { Flag } from "./suspicious.js";
 
@@ -94,9 +95,10 @@ export function whereOf(config: { kind: "stdio"; command: string; args: string[]
   return config.kind === "stdio" ? JSON.stringify([config.command, ...config.args]) : config.url;
 }
 
-const emptyPins = (unreadableSince?: string): PinData => ({ format: FORMAT, version: VERSION, ...(unreadableSince && { unreadableSince }), connectors: [] });
+/** No pins yet; `unreadableSince` when earlier pins could not be read (every tool without an accepted pin is then quarantined). */
+export const emptyPins = (unreadableSince?: string): PinData => ({ format: FORMAT, version: VERSION, ...(unreadableSince && { unreadableSince }), connectors: [] });
 
-export class PinFile {
+export class PinFile implements PinStorage {
   private readonly file: PrivateFile;
 
   constructor(readonly dir: string = stateDir(), private readonly warn: (line: string) => void = (l) => process.stderr.write(`${l}\n`)) {
@@ -105,6 +107,15 @@ export class PinFile {
 
   get path(): string {
     return this.file.path;
+  }
+
+  get where(): string {
+    return this.file.path;
+  }
+
+  /** Notices changes of the file (fs.watchFile every PIN_WATCH_MS). */
+  watch(changed: () => void): void {
+    watchFile(this.file.path, { interval: PIN_WATCH_MS, persistent: false }, changed);
   }
 
   /** The pins, or a new empty set when there is no file yet. A file that cannot be used is set aside (and the new set says so). */

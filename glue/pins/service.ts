@@ -1,19 +1,19 @@
 // The pin service of one atrium process: judges each connector's listing against its pins (when
 // the catalog is built from a new listing: at start, after tools/list_changed, after a refresh),
 // records first-seen and auto-accepted pins and the pending changes it quarantines (read, change,
-// write: the operator's `atrium pins accept` between two writes is kept), and watches the pin file
-// (fs.watchFile every PIN_WATCH_MS) so an accept or reject from the terminal is judged again.
-// Until the file is re-read, a quarantined tool stays quarantined (fail closed). Whether a tool
+// write: the operator's `atrium pins accept` between two writes is kept), and watches where they are
+// kept (pin-storage.ts: the pin file, or the shared store replicas use) so an accept or reject from
+// the terminal is judged again. Until the pins are read again, a quarantined tool stays quarantined (fail closed). Whether a tool
 // may run is the core's pinGate; this service only gathers its facts and does what it answers.
-import { watchFile } from "node:fs";
 import type { Core, PinFacts } from "../decisions/core.js";
-import { PinAnswer, PinReason, PIN_WATCH_MS, type PinReasonName, type PinStateName } from "../decisions/generated/spec.js";
+import { PinAnswer, PinReason, type PinReasonName, type PinStateName } from "../decisions/generated/spec.js";
 import { codeName } from "../decisions/code-names.js";
 import { pinOf, type Pinned, type PinnableTool } from "./digest.js";
 import { flagsOf, type Flag } from "./suspicious.js";
 import { pinFactsOf, type PinPolicySetting } from "./facts.js";
 import { connectorKey, PinFile, recordFor, type ConnectorPins, type PendingState, type PinData, type ToolPins } from "./pin-file.js";
 import { changeSummary } from "./diff.js";
+import type { PinStorage } from "./pin-storage.js";
 
 /** A connector's listing, as the pins judge it. */
 export interface PinListing { id: string; where: string; policy: PinPolicySetting; tools: readonly PinnableTool[] }
@@ -50,7 +50,7 @@ export class PinService {
   private watching = false;
   private warnedWrite = false;
 
-  constructor(private readonly core: Core, private readonly file: PinFile = new PinFile(), private readonly hooks: PinHooks = {}) {
+  constructor(private readonly core: Core, private readonly file: PinStorage = new PinFile(), private readonly hooks: PinHooks = {}) {
     this.data = file.load();
     this.text = JSON.stringify(this.data);
   }
@@ -81,14 +81,14 @@ export class PinService {
     this.listeners.push(listener);
   }
 
-  /** Starts noticing changes of the pin file; never keeps the process alive. */
+  /** Starts noticing changes of the pins made elsewhere; never keeps the process alive. */
   watch(): void {
     if (this.watching) return;
     this.watching = true;
-    watchFile(this.file.path, { interval: PIN_WATCH_MS, persistent: false }, () => this.reload());
+    this.file.watch(() => this.reload());
   }
 
-  /** Reads the file again; when it changed, every connector is judged again. */
+  /** Reads the pins again; when they changed, every connector is judged again. */
   reload(): void {
     const data = this.file.load();
     const text = JSON.stringify(data);

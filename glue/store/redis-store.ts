@@ -1,5 +1,5 @@
 // State in Redis or Valkey (`atrium.store.url`): results, views, rate windows, 2025-11-25
-// sessions and the bus between replicas, every key under `atrium.store.keyPrefix` and with a TTL, values under the same caps as
+// sessions, pins, per-user logins and the bus between replicas, every key under `atrium.store.keyPrefix` and with a TTL, values under the same caps as
 // in memory. Loaded only when a store is configured.
 import type { Core } from "../decisions/core.js";
 import { connectRedis, type StoreHooks } from "./redis-connection.js";
@@ -8,6 +8,7 @@ import { RedisSessions } from "./redis-sessions.js";
 import { RedisStash } from "./redis-stash.js";
 import { redisBus } from "./redis-bus.js";
 import { SharedLogins } from "./shared-logins.js";
+import { SharedPins } from "./shared-pins.js";
 import type { StateStore, StoreLimits } from "./state-store.js";
 
 /** `loginKey`: ATRIUM_STORE_KEY's key, which per-user logins are sealed with (none: no per-user logins kept). */
@@ -23,6 +24,7 @@ export function redisStore(core: Core, config: { url: string; keyPrefix: string 
     rates: new RedisRateWindows(redis, `${p}rate:`, core),
     sessions: new RedisSessions(redis, `${p}session:`),
     bus,
+    pins: new SharedPins(redis, bus, `${p}pins`, log),
     ...(loginKey && { logins: new SharedLogins(redis, bus, `${p}login:`, loginKey, log) }),
     async ready() {
       try {

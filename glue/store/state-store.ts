@@ -7,6 +7,7 @@ import type { OwnedStash } from "../results/stash.js";
 import type { RateWindows } from "./rate-windows.js";
 import type { Bus } from "../support/bus.js";
 import type { LoginOwners } from "../auth/store.js";
+import type { PinStorage } from "../pins/pin-storage.js";
 
 /** A stash every principal shares, each seeing only its own entries (results: get_result; views: get_view). */
 export interface SharedStash {
@@ -44,6 +45,8 @@ export interface StateStore {
   readonly bus?: Bus;
   /** Per-user downstream logins shared by every replica (sealed with ATRIUM_STORE_KEY); `start` reads them in. */
   readonly logins?: LoginOwners & { start(): Promise<void> };
+  /** Undefined in memory: the pins every replica judges by (else each process's pin file); `start` reads them in. */
+  readonly pins?: PinStorage & { start(): Promise<void> };
   /** Whether the store answers now (/readyz). */
   ready(): Promise<boolean>;
   close(): Promise<void>;

@@ -1333,6 +1333,8 @@ export const STORE_PREFIX_CHARS_MAX = 64;
 export const STORE_MESSAGE_BYTES_MAX = 16777216;
 /** 129600 minutes: How long a person's downstream login (encrypted) is kept in the store after it was last written: 90 days, past a usual refresh token's life; a refresh writes it again */
 export const STORE_LOGIN_TTL_MINUTES = 129600;
+/** 129600 minutes: How long the pins (accepted tool definitions, pending changes) are kept in the shared store after a replica last started or wrote them: 90 days; every replica's start and every write renews it */
+export const STORE_PINS_TTL_MINUTES = 129600;
 /** 65536 records: Per-user login records a replica reads from the store and keeps at once; past it the least recently written are not read (their people log in again) */
 export const STORE_LOGINS_MAX = 65536;
 /** 32 bytes: The key in ATRIUM_STORE_KEY that seals per-user logins in the store (AES-256) */
