@@ -182,4 +182,28 @@ describe("replicas on one store, no stickiness", () => {
     expect(a.proc.exitCode).toBeNull();
     expect(b.proc.exitCode).toBeNull();
   }, 60_000);
+
+  it("a store restarted empty ends the 2025-11-25 sessions it held on every replica alike (404: the host opens a new one); new sessions are served and no replica crashes", async () => {
+    const c = await connectHttp(a.url, { revision: "2025-11-25" });
+    const session = c.transport.sessionId!;
+    expect(session).toBeTruthy();
+    expect((await c.client.listTools()).tools.length).toBeGreaterThan(0);
+    await redis.restart();
+    for (const r of [a, b]) await waitFor(async () => (await fetch(`${r.base}/readyz`)).status === 200, "ready again after the restart");
+    const onSession = (r: HttpAtrium) => fetch(r.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }),
+    });
+    for (const r of [a, b]) expect((await onSession(r)).status).toBe(404);
+    await c.close();
+    const fresh = await connectHttp(b.url, { revision: "2025-11-25" });
+    try {
+      expect((await fresh.client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await fresh.close();
+    }
+    expect(a.proc.exitCode).toBeNull();
+    expect(b.proc.exitCode).toBeNull();
+  }, 60_000);
 });
