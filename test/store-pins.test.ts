@@ -30,6 +30,15 @@ afterAll(async () => {
   await redis?.stop();
 });
 
+/** A plain client for reading what the store holds; a later test's restart of the store is no error for it. */
+async function rawClient() {
+  const raw = createClient({ url: redis.url });
+  raw.on("error", () => {});
+  await raw.connect();
+  closers.push(async () => void raw.destroy());
+  return raw;
+}
+
 let prefixes = 0;
 const tool = (description: string): PinnableTool => ({ name: "lookup", description, inputSchema: { type: "object", properties: { word: { type: "string" } } }, annotations: { readOnlyHint: true } });
 const config = (prefix: string): AtriumConfig => {
@@ -148,9 +157,7 @@ describe.skipIf(!redisAvailable())("pins in the shared store", () => {
     await waitFor(() => early.redis.client.isReady, "its connection ready");
     expect(quarantined(early, listing(config(prefix), "Looks up a word."))).toBe(true);
     await early.pins.flush();
-    const raw = createClient({ url: redis.url });
-    await raw.connect();
-    closers.push(async () => void raw.destroy());
+    const raw = await rawClient();
     expect(await raw.keys(`${prefix}*`)).toEqual([]);
   });
 
@@ -174,9 +181,7 @@ describe.skipIf(!redisAvailable())("pins in the shared store", () => {
   it("a record that is not atrium's is set aside, and nothing is trusted as first seen", async () => {
     const prefix = `p${++prefixes}:`;
     const cfg = config(prefix);
-    const raw = createClient({ url: redis.url });
-    await raw.connect();
-    closers.push(async () => void raw.destroy());
+    const raw = await rawClient();
     await raw.hSet(`${prefix}pins`, { rev: "3", data: JSON.stringify({ hello: "world" }) });
     const r = await replica(prefix);
     expect(r.warnings.join("\n")).toMatch(/could not be used \(not atrium's pins.*set aside as .*pins:bad-/);
