@@ -1,5 +1,5 @@
-// Approvals inside programs (spec/approvals.md, P1–P10). Fails closed.
-import { ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, Budget, BudgetCheck, DownstreamAsk, ElicitationSupport, GrantMatch, GrantState, LimitCheck, QuestionFit, QuestionMode, QuestionOwner, Revision } from "./generated/spec";
+// Approvals inside programs (spec/approvals.md, P1–P15). Fails closed.
+import { ApprovalAsk, ApprovalCause, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, Budget, BudgetCheck, DownstreamAsk, ElicitationSupport, GrantMatch, GrantState, LimitCheck, QuestionFit, QuestionMode, QuestionOwner, Revision } from "./generated/spec";
 import { budgetCheck, limitAccepts } from "./budgets";
 
 /** Packs a question's answer: answer | channel << 4 | offer << 8. */
@@ -20,20 +20,27 @@ function isMatch(m: i32): bool {
   return m >= GrantMatch.same && m <= GrantMatch.other;
 }
 
-/** P1–P7: whether a program's call to a tool of the approval class is asked, run under a grant, or refused, packed (see packAsk). */
-export function approvalAsk(revision: i32, elicitation: i32, mark: i32, grant: i32, grantTool: i32, grantKeys: i32, grantRun: i32, grantLeft: f64, asked: f64, askLimit: f64, grantLimit: f64): i32 {
+function isCause(c: i32): bool {
+  return c >= ApprovalCause.write && c <= ApprovalCause.data_flow;
+}
+
+/** P1–P7, P14, P15: whether a program's write, or its data flow, is asked, run under a grant, or refused, packed (see packAsk). */
+export function approvalAsk(revision: i32, elicitation: i32, mark: i32, grant: i32, grantTool: i32, grantKeys: i32, grantRun: i32, grantLeft: f64, asked: f64, askLimit: f64, grantLimit: f64, cause: i32, grantCause: i32): i32 {
   const none = ApprovalChannel.none, notOffered = ApprovalOffer.not_offered;
-  if (revision < Revision.r2025_11_25 || revision > Revision.r2026_07_28 || elicitation < ElicitationSupport.none || elicitation > ElicitationSupport.form_and_url || mark < ApprovalMark.in_programs || mark > ApprovalMark.outside_programs_only || grant < GrantState.none || grant > GrantState.held || !isMatch(grantTool) || !isMatch(grantKeys) || !isMatch(grantRun)) {
+  if (revision < Revision.r2025_11_25 || revision > Revision.r2026_07_28 || elicitation < ElicitationSupport.none || elicitation > ElicitationSupport.form_and_url || mark < ApprovalMark.in_programs || mark > ApprovalMark.outside_programs_only || grant < GrantState.none || grant > GrantState.held || !isMatch(grantTool) || !isMatch(grantKeys) || !isMatch(grantRun) || !isCause(cause) || !isCause(grantCause)) {
     return packAsk(ApprovalAsk.invalid_facts, none, notOffered); // P7
   }
   if (limitAccepts(Budget.approval_grant_calls, grantLimit) != LimitCheck.ok || !isWhole(grantLeft) || grantLeft < 0 || grantLeft > grantLimit) return packAsk(ApprovalAsk.invalid_facts, none, notOffered); // P7
   const room = budgetCheck(Budget.approvals_per_run, asked, 1, askLimit);
   if (room != BudgetCheck.ok && room != BudgetCheck.over) return packAsk(ApprovalAsk.invalid_facts, none, notOffered); // P7
   if (mark == ApprovalMark.outside_programs_only) return packAsk(ApprovalAsk.refuse_operator_outside_programs, none, notOffered); // P3
-  if (grant == GrantState.held && grantTool == GrantMatch.same && grantKeys == GrantMatch.same && grantRun == GrantMatch.same && grantLeft >= 1) {
+  const covers = cause == ApprovalCause.write || grantCause == ApprovalCause.data_flow; // P15
+  if (grant == GrantState.held && grantTool == GrantMatch.same && grantKeys == GrantMatch.same && grantRun == GrantMatch.same && grantLeft >= 1 && covers) {
     return packAsk(ApprovalAsk.run_granted, none, notOffered); // P4
   }
-  if (elicitation != ElicitationSupport.form && elicitation != ElicitationSupport.form_and_url) return packAsk(ApprovalAsk.refuse_no_elicitation, none, notOffered); // P2
+  if (elicitation != ElicitationSupport.form && elicitation != ElicitationSupport.form_and_url) {
+    return packAsk(cause == ApprovalCause.data_flow ? ApprovalAsk.refuse_data_flow : ApprovalAsk.refuse_no_elicitation, none, notOffered); // P2, P14
+  }
   if (room == BudgetCheck.over) return packAsk(ApprovalAsk.refuse_budget, none, notOffered); // P5
   const channel = revision == Revision.r2025_11_25 ? ApprovalChannel.elicitation_request : ApprovalChannel.input_required; // P1
   return packAsk(ApprovalAsk.ask, channel, grantLimit >= 1 ? ApprovalOffer.offered : notOffered); // P6

@@ -10,4 +10,5 @@ export { approvalAsk, approvalReply, downstreamAsk, downstreamOwner } from "./ap
 export { oauthRedirect, oauthOffer, oauthUnauthorized, oauthChannel, oauthResource, oauthIssuer, oauthTokenIssuer, oauthRefresh, oauthAuthorizationUrl, oauthMetadataLocation, oauthTeamRedirect, oauthForbidden, oauthGrant } from "./oauth";
 export { pinAccept, pinGate, toolName } from "./pins";
 export { access, accessRule } from "./access";
+export { dataFlow } from "./data-flow";
 export { inboundToken, tokenAlg } from "./tokens";

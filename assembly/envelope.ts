@@ -25,7 +25,7 @@ export function envelope(success: bool, view: i32, blocks: f64, delivery: i32): 
 
 /** E7: 1 retryable, 0 not, -1 unknown code. */
 export function errorRetryable(code: i32): i32 {
-  if (code < ErrorCode.unknown_address || code > ErrorCode.program_syntax_error) return -1;
+  if (code < ErrorCode.unknown_address || code > ErrorCode.data_flow_requires_approval) return -1;
   return code == ErrorCode.timeout || code == ErrorCode.unavailable || code == ErrorCode.rate_limited || code == ErrorCode.executor_overloaded ? 1 : 0;
 }
 

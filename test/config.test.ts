@@ -33,7 +33,7 @@ describe("validateConfig: file and connector shape", () => {
     expect(config.connectors).toEqual([
       {
         id: "github", kind: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { K: "V" }, cwd: "/srv", inheritEnv: true,
-        readOnlyTools: [], approvalTools: [], keepOutsidePrograms: [], disabled: false, appWrites: false, protocol: "auto", pins: "pin",
+        readOnlyTools: [], approvalTools: [], keepOutsidePrograms: [], disabled: false, appWrites: false, protocol: "auto", pins: "pin", privateData: false, egress: false,
         timeoutMs: c.limitDefault(Budget.host_call_deadline_ms), startTimeoutMs: c.limitDefault(Budget.connector_start_ms), maxResultBytes: c.limitDefault(Budget.direct_result_bytes),
       },
     ]);
@@ -57,6 +57,15 @@ describe("validateConfig: file and connector shape", () => {
     const config = accepted({ mcpServers: { linear: { url: "https://mcp.linear.app/mcp", headers: { Authorization: "Bearer x" } } } });
     expect(config.connectors[0]).toMatchObject({ id: "linear", kind: "http", url: "https://mcp.linear.app/mcp", headers: { Authorization: "Bearer x" } });
     expect(config.connectors[0]).not.toHaveProperty("command");
+  });
+
+  it("data-flow settings (spec/data-flow.md): \"data\": \"private\" and \"egress\": true are read per connector; a value of another type or word is refused naming its key", () => {
+    const [files, web, plain] = accepted({ mcpServers: { files: { command: "a", data: "private" }, web: { command: "b", egress: true }, plain: { command: "c" } } }).connectors;
+    expect([files!.privateData, files!.egress, web!.privateData, web!.egress, plain!.privateData, plain!.egress]).toEqual([true, false, false, true, false, false]);
+    const errors = refused({ mcpServers: { a: { command: "a", data: true, egress: "yes" }, b: { command: "b", data: "secret" } } });
+    expect(errors.map((e) => e.path)).toEqual(["mcpServers.a.data", "mcpServers.a.egress", "mcpServers.b.data"]);
+    expect(errors[0]!.message).toMatch(/expected a string, got boolean/);
+    expect(errors[2]!.message).toMatch(/must be "private"/);
   });
 
   it("keeps connectors in file order", () => {

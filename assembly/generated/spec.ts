@@ -115,6 +115,12 @@ export enum ApprovalAsk {
   refuse_operator_outside_programs = 3,
   refuse_budget = 4,
   invalid_facts = 5,
+  refuse_data_flow = 6,
+}
+
+export enum ApprovalCause {
+  write = 0,
+  data_flow = 1,
 }
 
 export enum ApprovalChannel {
@@ -247,6 +253,23 @@ export enum LimitCheck {
   above_max = 4,
 }
 
+export enum PrivateRead {
+  none = 0,
+  read = 1,
+}
+
+export enum Egress {
+  no = 0,
+  yes = 1,
+}
+
+export enum DataFlow {
+  run = 0,
+  approve_write = 1,
+  approve_flow = 2,
+  invalid_facts = 3,
+}
+
 export enum EnvelopeFlag {
   is_error = 1,
   value = 2,
@@ -288,6 +311,7 @@ export enum ErrorCode {
   quarantined = 18,
   program_error = 19,
   program_syntax_error = 20,
+  data_flow_requires_approval = 21,
 }
 
 export enum HostKind {

@@ -8,12 +8,12 @@
 // activity event (connector, tool and a reason code: never the arguments, the reason or the source).
 import type { Core } from "../decisions/core.js";
 import type { CatalogEntry } from "../catalog/entry.js";
-import { APPROVAL_ARGS_SHOWN_CHARS, ApprovalAsk, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, Budget, BudgetCheck, GrantMatch, GrantState, type ApprovalChannel, type ApprovalReply, type ElicitationSupport, type Revision } from "../decisions/generated/spec.js";
+import { APPROVAL_ARGS_SHOWN_CHARS, ApprovalAsk, ApprovalCause, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, Budget, BudgetCheck, GrantMatch, GrantState, type ApprovalChannel, type ApprovalReply, type ElicitationSupport, type Revision } from "../decisions/generated/spec.js";
 import { codeName } from "../decisions/code-names.js";
 import { argKeySet, markOf } from "../decisions/facts/approval.js";
 import { approvalDeclinedText, approvalRefusalText } from "../decisions/messages.js";
 import { AtriumError, overBudget } from "../support/errors.js";
-import { approvalRequired } from "./approval-refusal.js";
+import { approvalRequired, dataFlowRefused } from "./approval-refusal.js";
 import { noActivity, type ActivitySink } from "../activity/events.js";
 import { escapeShown } from "../support/text/escape.js";
 
@@ -25,7 +25,7 @@ const argsTooLongToShow = (entry: CatalogEntry, chars: number) => new AtriumErro
 );
 
 /** What the person is shown: the call (its arguments as JSON, escaped and in full), the program's reason and source, and how many further calls "the rest" would cover (0: not offered). */
-export interface Question { entry: CatalogEntry; argsShown: string; reason?: string; source: string; restCalls: number }
+export interface Question { entry: CatalogEntry; argsShown: string; reason?: string; source: string; restCalls: number; flowFrom?: readonly string[] }
 /** The person's answer as a reply code; `timedOut` when the wait ran out with the question open (then the reply is `cancel`). */
 export interface Answer { reply: ApprovalReply; timedOut: boolean }
 
@@ -46,8 +46,8 @@ export interface RunClock { signal: AbortSignal; pause(): () => void }
 export class RunApprovals {
   private asked = 0;
   private waited = 0;
-  /** Calls left on each standing grant, by tool address and argument key set. */
-  private readonly grants = new Map<string, number>();
+  /** Each standing grant by tool address and argument key set: the calls it has left, and what it was given for (P15). */
+  private readonly grants = new Map<string, { left: number; cause: ApprovalCause }>();
   private turn: Promise<void> = Promise.resolve();
 
   constructor(
@@ -85,17 +85,19 @@ export class RunApprovals {
     }
   }
 
-  /** Resolves when the call may run; throws the typed refusal or approval_declined otherwise. */
-  gate(entry: CatalogEntry, args: Record<string, unknown>, argsJson: string, reason: string | undefined, run: RunClock): Promise<void> {
-    const mine = this.turn.then(() => this.judge(entry, args, argsJson, reason, run));
+  /** Resolves when the call may run; throws the typed refusal or approval_declined otherwise. `flowFrom`: the private connectors this run read, when the call is a flow (spec/data-flow.md F2). */
+  gate(entry: CatalogEntry, args: Record<string, unknown>, argsJson: string, reason: string | undefined, run: RunClock, flowFrom?: readonly string[]): Promise<void> {
+    const mine = this.turn.then(() => this.judge(entry, args, argsJson, reason, run, flowFrom));
     this.turn = mine.catch(() => {});
     return mine;
   }
 
-  private async judge(entry: CatalogEntry, args: Record<string, unknown>, argsJson: string, reason: string | undefined, run: RunClock): Promise<void> {
+  private async judge(entry: CatalogEntry, args: Record<string, unknown>, argsJson: string, reason: string | undefined, run: RunClock, flowFrom?: readonly string[]): Promise<void> {
     run.signal.throwIfAborted();
     const key = `${entry.address}\n${argKeySet(args)}`;
-    const left = this.grants.get(key);
+    const held = this.grants.get(key);
+    const left = held?.left;
+    const cause = flowFrom ? ApprovalCause.data_flow : ApprovalCause.write;
     const { perRun, waitMs, grantCalls } = this.limits;
     const d = this.core.approvalAsk({
       revision: this.channel.revision,
@@ -109,16 +111,20 @@ export class RunApprovals {
       asked: this.asked,
       askLimit: perRun,
       grantLimit: grantCalls,
+      cause,
+      grantCause: held?.cause ?? ApprovalCause.write,
     });
     switch (d.answer) {
       case ApprovalAsk.run_granted:
-        this.grants.set(key, (left ?? 0) - 1);
+        this.grants.set(key, { left: (left ?? 0) - 1, cause: held?.cause ?? cause });
         this.activity.approval("given", entry.connectorId, entry.name, "standing_grant");
         return;
       case ApprovalAsk.refuse_operator_outside_programs:
         throw approvalRequired(entry, args, argsJson, { text: approvalRefusalText.outside_programs, reason: "kept_outside_programs" });
       case ApprovalAsk.refuse_budget:
         throw overBudget("approvals_per_run", perRun, this.asked, 1, approvalRefusalText.approvals_per_run);
+      case ApprovalAsk.refuse_data_flow:
+        throw dataFlowRefused(entry, flowFrom ?? [], "no_question");
       case ApprovalAsk.ask:
         break;
       default: // refuse_no_elicitation, invalid_facts: today's refusal
@@ -139,7 +145,7 @@ export class RunApprovals {
     const started = performance.now();
     let answer: Answer;
     try {
-      answer = await this.channel.ask({ entry, argsShown, reason, source: this.source, restCalls: offered ? grantCalls : 0 }, { signal: run.signal, timeoutMs: room });
+      answer = await this.channel.ask({ entry, argsShown, reason, source: this.source, restCalls: offered ? grantCalls : 0, ...(flowFrom && { flowFrom }) }, { signal: run.signal, timeoutMs: room });
     } catch (e) {
       this.activity.approval("declined", entry.connectorId, entry.name, "withdrawn");
       throw e;
@@ -150,7 +156,7 @@ export class RunApprovals {
     if (run.signal.aborted) this.activity.approval("declined", entry.connectorId, entry.name, "withdrawn");
     run.signal.throwIfAborted();
     const r = this.core.approvalReply(answer.reply, d.offer, grantCalls);
-    if (r.outcome === ApprovalOutcome.run_and_grant) this.grants.set(key, r.grant);
+    if (r.outcome === ApprovalOutcome.run_and_grant) this.grants.set(key, { left: r.grant, cause });
     if (r.outcome === ApprovalOutcome.run_once || r.outcome === ApprovalOutcome.run_and_grant) {
       this.activity.approval("given", entry.connectorId, entry.name, codeName(ApprovalOutcome, r.outcome));
       return;

@@ -3,7 +3,9 @@
 // core's pin gate (a quarantined tool runs by no path, spec/pins.md) → the core's gate on the
 // current catalog (read-only, or for an app spec/app-calls.md A1–A5) →
 // argument and payload checks → the connector's deadline → a typed result or error. A program's
-// call to a tool that may write is gated by its run's approvals (`approve`: the person is asked,
+// call is judged by the core's data-flow guard (spec/data-flow.md: a run that read a private
+// connector sending to an egress one is a flow, asked of the person as a write is, or refused
+// `data_flow_requires_approval`), and its call to a tool that may write, or its flow, is gated by its run's approvals (`approve`: the person is asked,
 // or the call is refused) before it goes on down this same path; every gate is judged again (one
 // function, judge) once the person has answered, since the wait may have changed any of them, and
 // a result that comes back from a connector a reload stopped meanwhile is not delivered. And the one
@@ -16,9 +18,10 @@ import type { Catalog } from "../catalog/catalog.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import type { ToolResult } from "../connectors/downstream-shapes.js";
 import { AtriumError } from "../support/errors.js";
-import { AppCall, AppCallReason, AppRelation, Budget, BudgetCheck, PinAnswer, PinReason, ToolClass } from "../decisions/generated/spec.js";
+import { AppCall, AppCallReason, AppRelation, Budget, BudgetCheck, DataFlow, Egress, PinAnswer, PinReason, PrivateRead, ToolClass } from "../decisions/generated/spec.js";
 import { appCallReasonText, pinReasonText, quarantinedNextText } from "../decisions/messages.js";
-import { approvalRequired } from "./approval-refusal.js";
+import { approvalRequired, dataFlowRefused } from "./approval-refusal.js";
+import type { RunFlow } from "./run-flow.js";
 import { codeName } from "../decisions/code-names.js";
 import { CallTrace } from "../activity/call-trace.js";
 import type { ActivitySink, CallPath } from "../activity/events.js";
@@ -34,9 +37,12 @@ export interface InvokeRequest {
   args: unknown;
   /** Only call_destructive_tool sets this; every other path runs read-only tools only. */
   allowApproval: boolean;
-  /** A program's call: a tool that may write runs only once this resolves (the person approved it,
-   * or a standing grant of the run covers it); it throws the refusal otherwise. */
-  approve?: (entry: CatalogEntry, args: Record<string, unknown>, argsJson: string) => Promise<void>;
+  /** A program's call: a tool that may write, or a flow (`flowFrom`: the private connectors the run
+   * read), runs only once this resolves (the person approved it, or a standing grant of the run
+   * covers it); it throws the refusal otherwise. */
+  approve?: (entry: CatalogEntry, args: Record<string, unknown>, argsJson: string, flowFrom?: readonly string[]) => Promise<void>;
+  /** A program's call: what its run has read from private connectors (spec/data-flow.md); this call is recorded there once cleared. */
+  flow?: RunFlow;
   /** The connector whose app made this call (call_app_tool): the core's app rules (A1–A5) judge it instead of the read-only gate. */
   fromApp?: string;
   signal?: AbortSignal;
@@ -94,6 +100,8 @@ async function invokeTraced(ctx: InvokeContext, req: InvokeRequest, trace: CallT
     cleared = await judge(ctx, req, trace, true);
   }
   const { entry, args } = cleared;
+  // A call every gate let through counts as a read of its connector, whatever it answers (spec/data-flow.md).
+  if (entry.privateData) req.flow?.reading(entry.connectorId);
   const connector = DownstreamAccess.link(ctx.downstream, entry.connectorId, ctx.catalog.owner);
   // The catalog resolved it a moment ago; a connector gone since is a reload's: unavailable, as a stopped one is.
   if (!connector) throw new AtriumError("unavailable", `connector ${entry.connectorId} has been stopped`, { details: { connector: entry.connectorId }, recovering: false });
@@ -119,6 +127,16 @@ interface Cleared {
   ask?: (entry: CatalogEntry, args: Record<string, unknown>, argsJson: string) => Promise<void>;
 }
 
+/** F1–F4: for a program's call, the core's data-flow answer; `flowFrom` set when the call is a flow. Outside a program (no run's flow), the class alone. */
+function flowOf(ctx: InvokeContext, req: InvokeRequest, entry: CatalogEntry): { needsPerson: boolean; flowFrom?: readonly string[] } {
+  const safety = entry.safety === "read_only" ? ToolClass.read_only : ToolClass.approval;
+  if (!req.flow) return { needsPerson: safety === ToolClass.approval };
+  const reads = req.flow.privateReads;
+  const d = ctx.core.dataFlow({ privateRead: reads.length > 0 ? PrivateRead.read : PrivateRead.none, egress: entry.egress === true ? Egress.yes : Egress.no, safety });
+  if (d === DataFlow.invalid_facts) throw dataFlowRefused(entry, reads, "invalid_facts");
+  return d === DataFlow.approve_flow ? { needsPerson: true, flowFrom: reads } : { needsPerson: d === DataFlow.approve_write };
+}
+
 /**
  * Every gate of a call, in order, on the catalog as it is now: the named connector settled → the
  * address resolved → the pin gate → the arguments → the app or read-only gate → the payload. Run
@@ -141,10 +159,12 @@ async function judge(ctx: InvokeContext, req: InvokeRequest, trace: CallTrace, a
   }
   const args = raw as Record<string, unknown>;
   const argsJson = JSON.stringify(args);
-  const needsAnswer = req.fromApp === undefined && entry.safety !== "read_only" && !req.allowApproval;
-  const ask = needsAnswer && !approved ? req.approve : undefined;
+  const flow = req.fromApp === undefined ? flowOf(ctx, req, entry) : { needsPerson: false };
+  const needsAnswer = req.fromApp === undefined && flow.needsPerson && !req.allowApproval;
+  const approve = req.approve;
+  const ask = needsAnswer && !approved && approve ? (e: CatalogEntry, a: Record<string, unknown>, j: string) => approve(e, a, j, flow.flowFrom) : undefined;
   if (req.fromApp !== undefined) appGate(ctx, entry, req.fromApp);
-  else if (needsAnswer && !approved && !ask) throw approvalRequired(entry, args, argsJson);
+  else if (needsAnswer && !approved && !ask) throw flow.flowFrom ? dataFlowRefused(entry, flow.flowFrom, "no_question") : approvalRequired(entry, args, argsJson);
   // Before any question: the person is not asked about a call whose payload would be refused anyway.
   payloadWithin(ctx, entry, argsJson);
   return { entry, args, argsJson, ask };

@@ -33,6 +33,8 @@ export interface ConnectorView {
   readonly toolCount: number;
   /** Its listing is changing (2026-07-28: not read-only until the new list is in). */
   readonly refreshing: boolean;
+  /** Its `"data": "private"` (spec/data-flow.md): a batch holding a call to it gates its egress items as after the read. */
+  readonly privateData: boolean;
   /** Waits, bounded by its start deadline or the signal, until it can be judged (never throws for its state). */
   whenSettled(signal?: AbortSignal): Promise<void>;
   /** Its typed `unavailable` for the state it is in now. */
@@ -161,6 +163,7 @@ export class Catalog {
       get state() { return c.state; },
       get toolCount() { return c.tools.length; },
       get refreshing() { return c.refreshing; },
+      privateData: c.config.privateData,
       whenSettled: (signal) => c.whenSettled(signal),
       unavailable: () => c.unavailable(),
       listingUnsettled: () => c.listingUnsettled(),
@@ -242,6 +245,8 @@ export class Catalog {
         ui: uiResourceOf(tool.meta),
         appVisibility: appVisibilityOf(tool.meta),
         appWrites: connector.config.appWrites,
+        privateData: connector.config.privateData,
+        egress: connector.config.egress,
         pin: pins?.get(tool.name) ?? UNPINNED,
       });
     }

@@ -20,6 +20,9 @@ export interface CatalogEntry {
   appVisibility: AppVisibility;
   /** The connector's appWrites: its app may run its tools that may write (A2). */
   appWrites: boolean;
+  /** The connector's `"data": "private"` and `"egress": true` (spec/data-flow.md). The catalog always sets them; an entry built elsewhere (a test's) has neither. */
+  privateData?: boolean;
+  egress?: boolean;
   /** Its pin's verdict (spec/pins.md): the facts the core's pinGate judges on every call, and why it is quarantined.
    * The catalog always sets it; an entry built elsewhere (a test's) is judged as with pins "off". */
   pin?: PinVerdict;

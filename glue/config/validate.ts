@@ -124,6 +124,8 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
     appWrites: bool(ctx, `${path}.appWrites`, own(entry, "appWrites"), false),
     protocol: protocol(ctx, `${path}.protocol`, own(entry, "protocol")),
     pins: pinPolicy(ctx, `${path}.pins`, own(entry, "pins")),
+    privateData: dataSetting(ctx, `${path}.data`, own(entry, "data")),
+    egress: bool(ctx, `${path}.egress`, own(entry, "egress"), false),
   };
   return kind === "http"
     ? { ...settings, kind, url: url ?? "", headers, oauth, auth }
@@ -207,6 +209,14 @@ function pinPolicy(ctx: Ctx, path: string, value: unknown): PinPolicySetting {
   if (typeof value !== "string") return fail(ctx, path, expected("a string", value)) ?? "pin";
   if ((PIN_POLICY_SETTINGS as readonly string[]).includes(value)) return value as PinPolicySetting;
   return fail(ctx, path, `must be one of ${PIN_POLICY_SETTINGS.map((p) => `"${p}"`).join(", ")}, got ${show(value, ctx)} ("pin" quarantines a changed or new tool until \`atrium pins accept\`; "auto-accept" records changes without quarantine; "off" pins nothing)`) ?? "pin";
+}
+
+/** A connector's "data": "private" marks its results private (spec/data-flow.md); left out, they are not. */
+function dataSetting(ctx: Ctx, path: string, value: unknown): boolean {
+  if (value === undefined) return false;
+  if (value === "private") return true;
+  if (typeof value !== "string") return fail(ctx, path, expected("a string", value)) ?? false;
+  return fail(ctx, path, `must be "private" (its results are private: files, mail, a database) or left out, got ${show(value, ctx)}`) ?? false;
 }
 
 function sandboxOf(ctx: Ctx, block: Obj): SandboxConfig {

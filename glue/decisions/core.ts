@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../support/package-root.js";
-import type { OAuthGrant, OAuthForbidden, OAuthTeamRedirect, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, PinAccept, ToolNameAnswer, AccessRule, AccessAnswer, TokenAlg, InboundToken, TokenReason, DownstreamAsk, QuestionOwner } from "./generated/spec.js";
+import type { OAuthGrant, OAuthForbidden, OAuthTeamRedirect, OAuthAuthorizationUrl, OAuthChannel, OAuthIssuer, OAuthMetadataLocation, OAuthTokenIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, AppCall, AppCallReason, AppOnly, ApprovalAsk, ApprovalChannel, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, AppResource, AppResult, AppResultReason, ViewCheck, ClassReason, Delivery, DeliveryReason, HostKind, HostReason, ToolClass, PinAnswer, PinReason, PinAccept, ToolNameAnswer, AccessRule, AccessAnswer, TokenAlg, InboundToken, TokenReason, DownstreamAsk, QuestionOwner, DataFlow } from "./generated/spec.js";
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -37,7 +37,7 @@ interface CoreExports {
   appCall(relation: number, visibility: number, cls: number, appWrites: number): number;
   appResult(kind: number, shape: number, ui: number): number;
   appResource(kind: number, appMime: number): number;
-  approvalAsk(revision: number, elicitation: number, mark: number, grant: number, grantTool: number, grantKeys: number, grantRun: number, grantLeft: number, asked: number, askLimit: number, grantLimit: number): number;
+  approvalAsk(revision: number, elicitation: number, mark: number, grant: number, grantTool: number, grantKeys: number, grantRun: number, grantLeft: number, asked: number, askLimit: number, grantLimit: number, cause: number, grantCause: number): number;
   approvalReply(reply: number, offer: number, grantLimit: number): number;
   oauthRedirect(scheme: number, host: number, userinfo: number, fragment: number): number;
   oauthOffer(transport: number, credentials: number): number;
@@ -59,6 +59,7 @@ interface CoreExports {
   toolName(text: number): number;
   accessRule(lists: number, groups: number): number;
   access(policy: number, granted: number): number;
+  dataFlow(privateRead: number, egress: number, safety: number): number;
   tokenAlg(alg: number): number;
   inboundToken(credentials: number, form: number, alg: number, keys: number, signature: number, claims: number, issuer: number, audience: number, nowS: number, expS: number, nbfS: number, skewS: number, scopes: number): number;
 }
@@ -72,7 +73,9 @@ interface ToolDecision { class: ToolClass; reason: ClassReason }
 interface AppCallDecision { answer: AppCall; reason: AppCallReason }
 interface AppResultDecision { answer: AppResult; reason: AppResultReason }
 /** The facts of a program's call to a tool of the approval class (spec/approvals.md, P1–P7); codes of the generated tables. */
-interface ApprovalFacts { revision: number; elicitation: number; mark: number; grant: number; grantTool: number; grantKeys: number; grantRun: number; grantLeft: number; asked: number; askLimit: number; grantLimit: number }
+interface ApprovalFacts { revision: number; elicitation: number; mark: number; grant: number; grantTool: number; grantKeys: number; grantRun: number; grantLeft: number; asked: number; askLimit: number; grantLimit: number; cause: number; grantCause: number }
+/** The facts of a program's call for the data-flow guard (spec/data-flow.md); codes of the generated tables. */
+interface FlowFacts { privateRead: number; egress: number; safety: number }
 interface ApprovalAskDecision { answer: ApprovalAsk; channel: ApprovalChannel; offer: ApprovalOffer }
 interface ApprovalReplyDecision { outcome: ApprovalOutcome; reason: ApprovalOutcomeReason; grant: number }
 /** The facts of a redirect URI (spec/oauth.md O1–O3); codes of the generated tables. */
@@ -121,7 +124,7 @@ export interface Core {
   appResult(kind: number, shape: number, ui: number): AppResultDecision;
   /** A7: whether a downstream UI document is served to this host. */
   appResource(kind: number, appMime: boolean): AppResource;
-  /** P1–P7: whether a program's call to a tool of the approval class is asked of the person, run under a standing grant, or refused. */
+  /** P1–P7, P14, P15: whether a program's write, or its data flow, is asked of the person, run under a standing grant, or refused. */
   approvalAsk(facts: ApprovalFacts): ApprovalAskDecision;
   /** P8–P10: what follows the person's answer (reply, the offer the question made, approval_grant_calls); `grant` is the calls a recorded grant covers. */
   approvalReply(reply: number, offer: number, grantLimit: number): ApprovalReplyDecision;
@@ -165,6 +168,8 @@ export interface Core {
   accessRule(lists: number, groups: number): AccessRule;
   /** G4–G6: whether a principal may use a connector: the policy (AccessPolicy) and how many rules granted it. */
   access(policy: number, granted: number): AccessAnswer;
+  /** F1–F4 (spec/data-flow.md): whether a program's call runs as its class says, or carries what the run read from a private connector to an egress one. */
+  dataFlow(facts: FlowFacts): DataFlow;
   /** T4: whether a JWS header's `alg` is one atrium verifies. */
   tokenAlg(alg: string): TokenAlg;
   /** T1–T14: whether a request's bearer token is accepted, or its refusal and reason. */
@@ -285,7 +290,7 @@ export function createCore(bytes: Uint8Array): Core {
     appResource: (kind, appMime) => call("appResource", () => x.appResource(i32(kind), flag(appMime)) as AppResource),
     approvalAsk: (f) =>
       call("approvalAsk", () => {
-        const p = x.approvalAsk(i32(f.revision), i32(f.elicitation), i32(f.mark), i32(f.grant), i32(f.grantTool), i32(f.grantKeys), i32(f.grantRun), f64(f.grantLeft), f64(f.asked), f64(f.askLimit), f64(f.grantLimit));
+        const p = x.approvalAsk(i32(f.revision), i32(f.elicitation), i32(f.mark), i32(f.grant), i32(f.grantTool), i32(f.grantKeys), i32(f.grantRun), f64(f.grantLeft), f64(f.asked), f64(f.askLimit), f64(f.grantLimit), i32(f.cause), i32(f.grantCause));
         return { answer: field(p, ASK.answer) as ApprovalAsk, channel: field(p, ASK.channel) as ApprovalChannel, offer: field(p, ASK.offer) as ApprovalOffer };
       }),
     approvalReply: (reply, offer, grantLimit) =>
@@ -317,6 +322,7 @@ export function createCore(bytes: Uint8Array): Core {
     toolName: (text) => call("toolName", () => x.toolName(i32(text)) as ToolNameAnswer),
     accessRule: (lists, groups) => call("accessRule", () => x.accessRule(i32(lists), i32(groups)) as AccessRule),
     access: (policy, granted) => call("access", () => x.access(i32(policy), f64(granted)) as AccessAnswer),
+    dataFlow: (f) => call("dataFlow", () => x.dataFlow(i32(f.privateRead), i32(f.egress), i32(f.safety)) as DataFlow),
     tokenAlg: (alg) => call("tokenAlg", () => x.tokenAlg(str(alg)) as TokenAlg),
     inboundToken: (f) =>
       call("inboundToken", () => {

@@ -112,6 +112,13 @@ export const approvalDeclinedText: Record<ApprovalOutcomeReasonName | "timed_out
   timed_out: "no answer came before the run's approval wait ran out (approval_wait_ms), so the question was withdrawn",
 };
 
+/** Why a program's call that would carry private data out was refused (spec/data-flow.md F4, spec/approvals.md P14). */
+export const dataFlowRefusalText = {
+  no_question: "this host cannot ask the person, so the flow is refused; return what the program found to the person instead, or run the sending step yourself with the person's consent",
+  view_reads: "a view's reads run after the program, when no one can be asked, so this view may not bind a read of that connector; bind reads of other connectors, or return what the program found",
+  invalid_facts: "the guard's facts were out of range, so the flow is refused",
+} as const;
+
 /** Why a program's write was refused without a question (spec/approvals.md P3; a channel atrium cannot serve yet). */
 export const approvalRefusalText = {
   outside_programs: "the operator keeps this tool outside programs (keepOutsidePrograms in atrium.json): it runs only through call_destructive_tool, after the person approves",
@@ -120,9 +127,10 @@ export const approvalRefusalText = {
   approval_wait_ms: "the run has used up its time waiting for the person (approval_wait_ms)",
 } as const;
 
-/** The words of the question a program's write puts to the person (spec/approvals.md P1). */
+/** The words of the question a program's write puts to the person (spec/approvals.md P1), and a flow's (P14). */
 export const approvalQuestionText = {
   intro: "A program atrium is running wants to call a tool that may write. Run this call?",
+  flowIntro: (from: string, to: string) => `A program atrium is running read from ${from} (private data), and now sends to ${to}, which can carry data out. Send this?`,
   tool: (title: string, address: string, connector: string) => `Tool: ${title} (${address}, connector ${connector})`,
   args: "Arguments",
   reason: "The program's reason",

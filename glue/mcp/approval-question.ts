@@ -23,7 +23,8 @@ const oneLine = (text: string) => clip(escapeOneLine(text), APPROVAL_TOOL_SHOWN_
 
 export function questionParams(q: Question): ElicitRequestFormParams {
   const message = [
-    words.intro,
+    // A flow names what the run read and where it now sends (spec/approvals.md P14); connector ids are atrium's own words.
+    q.flowFrom ? words.flowIntro(q.flowFrom.join(", "), oneLine(q.entry.address)) : words.intro,
     // The title and the address are the downstream server's words: one line each, cut.
     words.tool(oneLine(q.entry.title ?? q.entry.name), oneLine(q.entry.address), q.entry.connectorId),
     // In full, never cut: arguments over APPROVAL_ARGS_SHOWN_CHARS are refused before any question (calls/approvals.ts).

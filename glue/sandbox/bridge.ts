@@ -18,6 +18,7 @@ import type { RunApprovals } from "../calls/approvals.js";
 import type { ActivitySink } from "../activity/events.js";
 import { describeSettled, searchCatalog, type SemanticSource } from "../calls/discovery.js";
 import { invoke, type DownstreamAccess } from "../calls/invoke.js";
+import { RunFlow, judgeViewReads } from "../calls/run-flow.js";
 import type { Principal } from "../support/principal.js";
 import { downstreamValue } from "../results/unwrap.js";
 import { AtriumError, asAtriumError } from "../support/errors.js";
@@ -79,6 +80,8 @@ export class RunBridge implements HostSide {
   readonly stats: Record<string, OpStats> = {};
   readonly output: RunOutput = { emitted: [] };
   private readonly budget: RunBudget;
+  /** What this run has read from private connectors (spec/data-flow.md). */
+  private readonly flow = new RunFlow();
 
   constructor(
     private readonly deps: { core: Core; catalog: Catalog; downstream: DownstreamAccess; principal: Principal; activity?: ActivitySink; semantic?: SemanticSource },
@@ -202,6 +205,11 @@ export class RunBridge implements HostSide {
       run: async ({ items }, call, run) => {
         // The prelude built the JSON item by item from the count it sent, so the two agree.
         if (!Array.isArray(items) || items.length !== call.calls) throw new AtriumError("unavailable", "the batch did not arrive as it was counted; try again");
+        // A batch that holds a private read gates its egress items as after that read (spec/data-flow.md).
+        for (const item of items) {
+          const named = isJsonObject(item) ? this.deps.catalog.viewOf(item.address) : undefined;
+          if (named?.privateData) this.flow.reading(named.id);
+        }
         const outcomes = await Promise.all(items.map(async (item: unknown) => {
           try {
             if (typeof item !== "object" || item === null) throw new AtriumError("invalid_args", "each batch item is { address, args, reason? }");
@@ -222,6 +230,8 @@ export class RunBridge implements HostSide {
       },
       run: (args) => {
         const payload = judgeView(this.deps.core, args, (address) => this.deps.catalog.classOf(address));
+        const bound = Object.values(payload.reads ?? {}).map((b) => this.deps.catalog.resolve((b as { address: string }).address).entry);
+        judgeViewReads(this.deps.core, this.flow, bound);
         const bytes = Buffer.byteLength(JSON.stringify(payload));
         this.budget.spend([["emit_bytes", bytes]], VIEW_SHARES);
         this.output.view = { ...payload, bytes };
@@ -244,8 +254,8 @@ export class RunBridge implements HostSide {
   /** A downstream value as the JSON it was measured in: serialized once on its way to the program. */
   private async callOne(address: unknown, args: unknown, run: RunScope, reason?: string): Promise<Measured<unknown>> {
     const approvals = this.approvals;
-    const approve = approvals && ((entry: CatalogEntry, a: Record<string, unknown>, argsJson: string) => approvals.gate(entry, a, argsJson, reason, run));
-    const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, downstream: this.deps.downstream, callPayloadBytes: this.limits.callPayloadBytes, activity: this.deps.activity }, { principal: this.deps.principal, address, args, allowApproval: false, approve, signal: run.signal, timeLeftMs: run.msLeft, path: "program", ...(approvals && { run: { approvals, clock: run } }) });
+    const approve = approvals && ((entry: CatalogEntry, a: Record<string, unknown>, argsJson: string, flowFrom?: readonly string[]) => approvals.gate(entry, a, argsJson, reason, run, flowFrom));
+    const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, downstream: this.deps.downstream, callPayloadBytes: this.limits.callPayloadBytes, activity: this.deps.activity }, { principal: this.deps.principal, address, args, allowApproval: false, approve, flow: this.flow, signal: run.signal, timeLeftMs: run.msLeft, path: "program", ...(approvals && { run: { approvals, clock: run } }) });
     const value = downstreamValue(entry.address, result);
     let json: string;
     try { json = JSON.stringify(value) ?? "null"; } catch { throw new AtriumError("connector_call_failed", `${entry.address} returned a value that cannot be passed to the program (nested too deeply)`, { details: { address: entry.address } }); }

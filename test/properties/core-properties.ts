@@ -6,7 +6,7 @@ import type { Core } from "../../glue/decisions/core.js";
 import { forbiddenFacts, redirectFacts, teamRedirectFacts } from "../../glue/decisions/facts/oauth.js";
 import { teamCallbackUrl } from "../../glue/support/callback-url.js";
 import { pinGivenOf } from "../../glue/decisions/facts/pins.js";
-import { AuthChallenge, ClientAuth, OAuthGrant, OAuthGrantType, ForbiddenError, OAuthForbidden, OAUTH_SCOPE_CHARS_MAX, ScopeGrowth, CallbackPlace, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS, AccessAnswer, AccessPolicy, AccessRule, RuleGroups, RuleLists, BearerCredentials, ClaimMatch, InboundToken, ScopeMatch, TokenAlg, TokenClaims, TokenForm, TokenKeys, TokenReason, TokenSignature } from "../../glue/decisions/generated/spec.js";
+import { AuthChallenge, ClientAuth, OAuthGrant, OAuthGrantType, ForbiddenError, OAuthForbidden, OAUTH_SCOPE_CHARS_MAX, ScopeGrowth, CallbackPlace, OAuthTeamRedirect, ConnectorCredentials, ConnectorTransport, IssuerMatch, OAuthChannel, OAuthIssuer, OAuthOffer, OAuthRedirect, OAuthRefresh, OAuthResource, OAuthUnauthorized, OriginMatch, PathMatch, RedirectHost, RedirectScheme, ResourceMetadata, TokenExpiry, UrlPart, ApprovalAsk, ApprovalCause, DataFlow, Egress, PrivateRead, ApprovalChannel, ApprovalMark, ApprovalOffer, ApprovalOutcome, ApprovalOutcomeReason, ApprovalReply, ElicitationSupport, GrantMatch, GrantState, AppCall, AppCallReason, AppRelation, AppResource, AppResult, AppUi, AppVisibility, ResultShape, AppOnly, AppOnlyUse, Revision, Budget, BudgetCheck, ClassReason, Delivery, DeliveryReason, EnvelopeFlag, ErrorCode, Hint, HostKind, HostReason, LimitCheck, Listing, Operator, ToolClass, ViewCheck, PinAnswer, PinDirection, PinPolicy, PinReason, PinScope, PinState, PinAccept, PinGiven, ToolNameAnswer, ToolNameText, PIN_SHOWN_DIGEST_CHARS, AccessAnswer, AccessPolicy, AccessRule, RuleGroups, RuleLists, BearerCredentials, ClaimMatch, InboundToken, ScopeMatch, TokenAlg, TokenClaims, TokenForm, TokenKeys, TokenReason, TokenSignature } from "../../glue/decisions/generated/spec.js";
 
 export interface Property { name: string; run(core: Core, opts: { numRuns: number; seed: number }): void }
 
@@ -280,19 +280,19 @@ export const coreProperties: Property[] = [
       ),
   },
   {
-    name: "P3/P4/P7: never run_granted for another tool, another key set or another run; a tool the operator keeps outside programs gets nothing but a refusal",
+    name: "P3/P4/P7/P14/P15: never run_granted for another tool, another key set, another run or a flow under a write's grant; a tool the operator keeps outside programs gets nothing but a refusal; a flow the host cannot ask about is refused as a flow",
     run: (core, o) => {
       const grantCalls = core.limitRange(Budget.approval_grant_calls), perRun = core.limitRange(Budget.approvals_per_run);
       const count = fc.oneof(fc.integer({ min: -2, max: 120 }), anyNumber);
       fc.assert(
-        fc.property(anyCode, anyCode, anyCode, anyCode, anyCode, anyCode, anyCode, count, count, count, count, (revision, elicitation, mark, grant, grantTool, grantKeys, grantRun, grantLeft, asked, askLimit, grantLimit) => {
-          const d = core.approvalAsk({ revision, elicitation, mark, grant, grantTool, grantKeys, grantRun, grantLeft, asked, askLimit, grantLimit });
+        fc.property(anyCode, anyCode, anyCode, anyCode, anyCode, anyCode, anyCode, count, count, count, count, anyCode, anyCode, (revision, elicitation, mark, grant, grantTool, grantKeys, grantRun, grantLeft, asked, askLimit, grantLimit, cause, grantCause) => {
+          const d = core.approvalAsk({ revision, elicitation, mark, grant, grantTool, grantKeys, grantRun, grantLeft, asked, askLimit, grantLimit, cause, grantCause });
           const whole = (v: number, min: number, max: number) => Number.isInteger(v) && v >= min && v <= max;
-          const valid = inRange(Revision, revision) && inRange(ElicitationSupport, elicitation) && inRange(ApprovalMark, mark) && inRange(GrantState, grant) && inRange(GrantMatch, grantTool) && inRange(GrantMatch, grantKeys) && inRange(GrantMatch, grantRun) &&
+          const valid = inRange(Revision, revision) && inRange(ElicitationSupport, elicitation) && inRange(ApprovalMark, mark) && inRange(GrantState, grant) && inRange(GrantMatch, grantTool) && inRange(GrantMatch, grantKeys) && inRange(GrantMatch, grantRun) && inRange(ApprovalCause, cause) && inRange(ApprovalCause, grantCause) &&
             whole(grantLimit, grantCalls.min, grantCalls.max) && whole(grantLeft, 0, grantLimit) && whole(askLimit, perRun.min, perRun.max) && whole(asked, 0, Number.MAX_SAFE_INTEGER);
           if (!valid) return d.answer === ApprovalAsk.invalid_facts && d.channel === ApprovalChannel.none && d.offer === ApprovalOffer.not_offered;
           if (mark === ApprovalMark.outside_programs_only) return d.answer === ApprovalAsk.refuse_operator_outside_programs;
-          const covered = grant === GrantState.held && grantTool === GrantMatch.same && grantKeys === GrantMatch.same && grantRun === GrantMatch.same && grantLeft >= 1;
+          const covered = grant === GrantState.held && grantTool === GrantMatch.same && grantKeys === GrantMatch.same && grantRun === GrantMatch.same && grantLeft >= 1 && (cause === ApprovalCause.write || grantCause === ApprovalCause.data_flow);
           if ((d.answer === ApprovalAsk.run_granted) !== covered) return false;
           const form = elicitation === ElicitationSupport.form || elicitation === ElicitationSupport.form_and_url;
           if (d.answer === ApprovalAsk.ask) {
@@ -301,11 +301,24 @@ export const coreProperties: Property[] = [
           }
           if (d.channel !== ApprovalChannel.none || d.offer !== ApprovalOffer.not_offered) return false;
           if (covered) return true;
-          return d.answer === (!form ? ApprovalAsk.refuse_no_elicitation : ApprovalAsk.refuse_budget);
+          return d.answer === (!form ? (cause === ApprovalCause.data_flow ? ApprovalAsk.refuse_data_flow : ApprovalAsk.refuse_no_elicitation) : ApprovalAsk.refuse_budget);
         }),
         o,
       );
     },
+  },
+  {
+    name: "F1–F4: a call is a flow exactly when the run read private data and the target is egress; otherwise it is judged by its class alone; facts out of range fail closed",
+    run: (core, o) =>
+      fc.assert(
+        fc.property(anyCode, anyCode, anyCode, (privateRead, egress, safety) => {
+          const d = core.dataFlow({ privateRead, egress, safety });
+          if (!inRange(PrivateRead, privateRead) || !inRange(Egress, egress) || !inRange(ToolClass, safety)) return d === DataFlow.invalid_facts;
+          if (privateRead === PrivateRead.read && egress === Egress.yes) return d === DataFlow.approve_flow;
+          return d === (safety === ToolClass.read_only ? DataFlow.run : DataFlow.approve_write);
+        }),
+        o,
+      ),
   },
   {
     name: "P8–P10: only an accept runs the call; a malformed or unoffered answer never runs it; a grant only from an offered accept_rest, of exactly approval_grant_calls",
@@ -530,7 +543,7 @@ export const coreProperties: Property[] = [
             x.manifest.begin(a, b), x.manifest.binding(a, b), x.manifest.key(a), x.manifest.address(a, b), x.manifest.fixedArgs(a),
             x.manifest.fixedKey(a), x.manifest.viewArgs(a, b), x.manifest.viewKey(a, b),
             x.appCall(a, b, c, d).reason, x.appResult(a, b, c).reason, x.appResource(a, b),
-            x.approvalAsk({ revision: a, elicitation: b, mark: c, grant: d, grantTool: a, grantKeys: b, grantRun: c, grantLeft: d, asked: a, askLimit: b, grantLimit: c }).answer,
+            x.approvalAsk({ revision: a, elicitation: b, mark: c, grant: d, grantTool: a, grantKeys: b, grantRun: c, grantLeft: d, asked: a, askLimit: b, grantLimit: c, cause: d, grantCause: a }).answer, x.dataFlow({ privateRead: b, egress: c, safety: d }),
             x.approvalReply(a, b, c).reason,
             x.oauthRedirect({ scheme: a, host: b, userinfo: c, fragment: d }), x.oauthOffer(a, b), x.oauthUnauthorized(c, d, a), x.oauthChannel(a, b),
             x.oauthResource({ prm: a, origin: b, path: c }), x.oauthIssuer(d), x.oauthTeamRedirect({ scheme: a, host: b, userinfo: c, fragment: d, place: a }), x.oauthRefresh({ refreshToken: a, expiry: b, remainingMs: c, leadMs: d }), x.oauthForbidden({ forbidden: a, growth: b, scopeChars: c, maxChars: d }), x.oauthGrant(c, d),

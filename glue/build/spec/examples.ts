@@ -132,6 +132,8 @@ const approvals: Runner = (core, spec, g) => {
     asked: num(g.asked ?? 0),
     askLimit: "askLimit" in g ? num(g.askLimit) : core.limitDefault(Budget.approvals_per_run),
     grantLimit,
+    cause: codeOf(spec, "ApprovalCause", g.cause ?? "write"),
+    grantCause: codeOf(spec, "ApprovalCause", g.grantCause ?? "write"),
   });
   return { answer: nameOf(spec, "ApprovalAsk", d.answer), channel: nameOf(spec, "ApprovalChannel", d.channel), offer: nameOf(spec, "ApprovalOffer", d.offer) };
 };
@@ -156,6 +158,11 @@ const access: Runner = (core, spec, g) => {
   if ("lists" in g) return { rule: nameOf(spec, "AccessRule", core.accessRule(codeOf(spec, "RuleLists", g.lists), codeOf(spec, "RuleGroups", g.groups))) };
   return { answer: nameOf(spec, "AccessAnswer", core.access(codeOf(spec, "AccessPolicy", g.policy), num(g.granted))) };
 };
+
+/** spec/data-flow.md: codes straight in. */
+const dataFlow: Runner = (core, spec, g) => ({
+  flow: nameOf(spec, "DataFlow", core.dataFlow({ privateRead: codeOf(spec, "PrivateRead", g.privateRead), egress: codeOf(spec, "Egress", g.egress), safety: codeOf(spec, "ToolClass", g.safety) })),
+});
 
 /** spec/oauth.md: a string fact (a URI, a server URL, an issuer) goes through the glue's own fact extraction; codes go straight in. */
 const oauth: Runner = (core, spec, g) => {
@@ -222,6 +229,7 @@ const RUNNERS: Record<string, Runner> = {
   "oauth.md": oauth,
   "pins.md": pins,
   "access.md": access,
+  "data-flow.md": dataFlow,
   "approvals.md": approvals,
   "app-calls.md": apps,
   "host-detection.md": host,

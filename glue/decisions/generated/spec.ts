@@ -151,10 +151,18 @@ export const ApprovalAsk = {
   run_granted: 2,
   refuse_operator_outside_programs: 3,
   refuse_budget: 4,
-  invalid_facts: 5
+  invalid_facts: 5,
+  refuse_data_flow: 6
 } as const;
 export type ApprovalAsk = (typeof ApprovalAsk)[keyof typeof ApprovalAsk];
 export type ApprovalAskName = keyof typeof ApprovalAsk;
+
+export const ApprovalCause = {
+  write: 0,
+  data_flow: 1
+} as const;
+export type ApprovalCause = (typeof ApprovalCause)[keyof typeof ApprovalCause];
+export type ApprovalCauseName = keyof typeof ApprovalCause;
 
 export const ApprovalChannel = {
   none: 0,
@@ -310,6 +318,29 @@ export const LimitCheck = {
 export type LimitCheck = (typeof LimitCheck)[keyof typeof LimitCheck];
 export type LimitCheckName = keyof typeof LimitCheck;
 
+export const PrivateRead = {
+  none: 0,
+  read: 1
+} as const;
+export type PrivateRead = (typeof PrivateRead)[keyof typeof PrivateRead];
+export type PrivateReadName = keyof typeof PrivateRead;
+
+export const Egress = {
+  no: 0,
+  yes: 1
+} as const;
+export type Egress = (typeof Egress)[keyof typeof Egress];
+export type EgressName = keyof typeof Egress;
+
+export const DataFlow = {
+  run: 0,
+  approve_write: 1,
+  approve_flow: 2,
+  invalid_facts: 3
+} as const;
+export type DataFlow = (typeof DataFlow)[keyof typeof DataFlow];
+export type DataFlowName = keyof typeof DataFlow;
+
 export const EnvelopeFlag = {
   is_error: 1,
   value: 2,
@@ -354,7 +385,8 @@ export const ErrorCode = {
   approval_declined: 17,
   quarantined: 18,
   program_error: 19,
-  program_syntax_error: 20
+  program_syntax_error: 20,
+  data_flow_requires_approval: 21
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export type ErrorCodeName = keyof typeof ErrorCode;
