@@ -201,6 +201,10 @@ describe("O8, hostile: the resource names a second authorization server after th
     // A new atrium on the same tokens discovers AS2 afresh.
     const second = await machineAtrium({ svc: { url: mcp.url } }, state);
     const entry = await unavailableEntry(second, "svc");
+    expect(as2.hits.length, "AS2 was asked for its metadata").toBeGreaterThan(0);
+    expect(as2.hits.filter((h) => h.method !== "GET" || h.path !== "/.well-known/oauth-authorization-server"), "nothing but its metadata").toEqual([]);
+    const toAs2 = JSON.stringify(as2.hits);
+    for (const form of [...SECRET_FORMS, as1Token]) expect(toAs2.includes(form)).toBe(false);
     expect(entry.problem).toContain(`client-credentials tokens were issued by ${as1.issuer}, not ${as2.origin}: nothing is sent there`);
     expect(entry.problem).toContain("atrium auth logout svc");
     expect(entry.problem, "no person's login helps a machine client").not.toMatch(/person/);
@@ -208,10 +212,6 @@ describe("O8, hostile: the resource names a second authorization server after th
     const call = await second.call("call_tool", { address: "svc.whoami" });
     expect((call.structuredContent as { error: { nextAction?: unknown } }).error.nextAction).toBeUndefined();
 
-    expect(as2.hits.length, "AS2 was asked for its metadata").toBeGreaterThan(0);
-    expect(as2.hits.filter((h) => h.method !== "GET" || h.path !== "/.well-known/oauth-authorization-server"), "nothing but its metadata").toEqual([]);
-    const toAs2 = JSON.stringify(as2.hits);
-    for (const form of [...SECRET_FORMS, as1Token]) expect(toAs2.includes(form)).toBe(false);
     expectSecretNowhere(second);
   });
 });
@@ -224,11 +224,11 @@ describe("hostile: where the credentials would go", () => {
     cleanups.push(() => mcp.close());
     const a = await machineAtrium({ svc: { url: mcp.url } });
     const entry = await unavailableEntry(a, "svc");
+    expect(far.hits).toEqual([]);
+    expect(as.hits.filter((h) => h.method === "POST")).toEqual([]);
     expect(entry.problem).toContain(`${far.origin}/token`);
     expect(entry.problem).toMatch(/token endpoint .* is not https:/);
     expect(entry.problem).not.toMatch(/its answer is not shown/);
-    expect(far.hits).toEqual([]);
-    expect(as.hits.filter((h) => h.method === "POST")).toEqual([]);
     expectSecretNowhere(a);
   });
 
@@ -263,9 +263,9 @@ describe("hostile: where the credentials would go", () => {
     cleanups.push(() => mcp.close());
     const a = await machineAtrium({ svc: { url: mcp.url } });
     const entry = await unavailableEntry(a, "svc");
-    expect(entry.problem).toMatch(/names the issuer .*, another server .*; refused/);
     expect(other.hits).toEqual([]);
     expect(as.hits.filter((h) => h.method === "POST")).toEqual([]);
+    expect(entry.problem).toMatch(/names the issuer .*, another server .*; refused/);
     expectSecretNowhere(a);
   });
 });
@@ -314,10 +314,10 @@ describe("the client secret never appears", () => {
     cleanups.push(() => mcp.close());
     const a = await machineAtrium({ svc: { url: mcp.url } });
     const entry = await unavailableEntry(a, "svc");
-    expect(entry.problem).toMatch(/the authorization server refused \(an OAuth error code atrium does not know, not shown/);
     await a.call("call_tool", { address: "svc.whoami" });
     expect(as.hits.filter((h) => h.path === "/token"), "the token endpoint was asked, and refused twice").toHaveLength(2);
-    expect(a.stderr(), "the SDK's warning is kept, without the server's text").toMatch(/\[mcp-sdk\] OAuth "invalid_client" .* Cause: not shown/);
     expectSecretNowhere(a);
+    expect(entry.problem).toMatch(/the authorization server refused \(an OAuth error code atrium does not know, not shown/);
+    expect(a.stderr(), "the SDK's warning is kept, without the server's text").toMatch(/\[mcp-sdk\] OAuth "invalid_client" .* Cause: not shown/);
   });
 });

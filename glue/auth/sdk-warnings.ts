@@ -8,7 +8,7 @@ const SDK_PREFIX = "[mcp-sdk] ";
 const CAUSE = " Cause: ";
 
 /** An SDK warning without the foreign text after its "Cause:"; any other text unchanged. */
-export function withoutForeignCause(text: string): string {
+function withoutForeignCause(text: string): string {
   if (!text.startsWith(SDK_PREFIX)) return text;
   const at = text.indexOf(CAUSE);
   return at === -1 ? text : `${text.slice(0, at)}${CAUSE}not shown (the authorization server's own text).`;

@@ -52,7 +52,7 @@ export interface AuthServerOptions {
 }
 
 /** One request as it arrived at the authorization server. */
-export interface AsRequest { method: string; url: string; path: string; headers: Record<string, string | string[] | undefined>; body: string }
+interface AsRequest { method: string; url: string; path: string; headers: Record<string, string | string[] | undefined>; body: string }
 
 export interface AuthServer {
   /** The issuer, http://127.0.0.1:PORT (no trailing slash). */

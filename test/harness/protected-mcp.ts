@@ -28,7 +28,7 @@ interface ProtectedCall { tool: string; sub: string; scopes: string[]; args: unk
 interface ProtectedHit { status: number; reason: "ok" | "no-token" | "invalid-token" | "insufficient-scope" | "metadata" }
 
 /** One request as it arrived. */
-export interface RawRequest { method: string; path: string; headers: Record<string, string | string[] | undefined>; body: string }
+interface RawRequest { method: string; path: string; headers: Record<string, string | string[] | undefined>; body: string }
 
 export interface ProtectedMcp {
   /** The MCP endpoint and the resource identifier tokens must be bound to: http://127.0.0.1:PORT/mcp */
