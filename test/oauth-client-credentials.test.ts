@@ -10,6 +10,7 @@
 // endpoint that echoes the credentials back. In every test the secret (as itself, in Basic, in a
 // form body) appears in nothing the model is shown, no stderr line and no activity log line.
 import { afterEach, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,7 +20,7 @@ import { decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair, jwtVeri
 import type { ClientAuthMethod, ClientMetadata } from "oidc-provider";
 import { startAuthServer, type AuthServer } from "./harness/oauth-server.js";
 import { startProtectedMcp, type ProtectedMcp } from "./harness/protected-mcp.js";
-import { startAtrium, type Atrium } from "./harness/atrium-client.js";
+import { atriumBin, startAtrium, type Atrium } from "./harness/atrium-client.js";
 import { waitFor } from "./harness/until.js";
 
 const SECRET = `cc-secret-${Math.random().toString(36).slice(2)}-svc`;
@@ -89,6 +90,20 @@ async function machineAtrium(servers: Record<string, { url: string; oauth?: Reco
     return r;
   };
   return { ...a, call, json: async (name, args) => (await call(name, args)).structuredContent, state, said };
+}
+
+/** `atrium auth logout svc` as the operator runs it, on `state` with these servers; its exit code and output. */
+async function logout(state: string, servers: Record<string, { url: string; oauth: Record<string, unknown> }>): Promise<{ code: number | null; text: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "atrium-cc-cli-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const config = join(dir, "atrium.json");
+  writeFileSync(config, JSON.stringify({ mcpServers: servers }));
+  const child = spawn(process.execPath, [atriumBin, "auth", "logout", "svc", "--config", config], { env: { ...process.env, ATRIUM_KEYRING: "off", ATRIUM_STATE_DIR: state }, stdio: ["ignore", "pipe", "pipe"] });
+  let text = "";
+  child.stdout.on("data", (c: Buffer) => { text += c.toString(); });
+  child.stderr.on("data", (c: Buffer) => { text += c.toString(); });
+  const code = await new Promise<number | null>((r) => child.on("close", r));
+  return { code, text };
 }
 
 /** The activity log's text (every file of it). */
@@ -181,7 +196,7 @@ describe("O15 honest path: a machine client gets its token with no person, throu
 });
 
 describe("O8, hostile: the resource names a second authorization server after the first issued a token", () => {
-  it("neither the secret nor AS1's token reaches AS2 (it is asked only for its metadata); the connector says it is the operator's to resolve, and no person is asked to log in", async () => {
+  it("neither the secret nor AS1's token reaches AS2 (it is asked only for its metadata); the connector says it is the operator's to resolve, no person is asked to log in, and the way out it names (atrium auth logout) makes the next start ask AS2", async () => {
     const { as: as1, mcp } = await honestPair();
     const as2 = await recordingServer(hostileAs("as2"));
     const state = mkdtempSync(join(tmpdir(), "atrium-cc-state-"));
@@ -211,8 +226,18 @@ describe("O8, hostile: the resource names a second authorization server after th
     expect(entry.nextAction, "authorize_connector cannot help: no nextAction sends the model there").toBeUndefined();
     const call = await second.call("call_tool", { address: "svc.whoami" });
     expect((call.structuredContent as { error: { nextAction?: unknown } }).error.nextAction).toBeUndefined();
-
     expectSecretNowhere(second);
+    await second.close();
+
+    // The operator decides the server has moved: logout deletes AS1's tokens, and only then is AS2 asked for a token.
+    const out = await logout(state, { svc: { url: mcp.url, oauth: secretOAuth } });
+    expect(out.code, out.text).toBe(0);
+    expect(out.text).toContain("svc: deleted the local tokens");
+    for (const form of SECRET_FORMS) expect(out.text.includes(form)).toBe(false);
+    const third = await machineAtrium({ svc: { url: mcp.url } }, state);
+    await unavailableEntry(third, "svc"); // AS2's token is no JWT the server takes
+    expect(as2.hits.filter((h) => h.path === "/token").map((h) => h.headers.authorization)).toEqual([`Basic ${Buffer.from(`svc:${SECRET}`).toString("base64")}`]);
+    expect(JSON.stringify(as2.hits).includes(as1Token), "AS1's token never").toBe(false);
   });
 });
 
