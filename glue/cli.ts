@@ -6,6 +6,7 @@ import { packageVersion } from "./support/paths.js";
 import { parseCommandLine } from "./commands/args.js";
 import { EXIT_USAGE } from "./support/wire.js";
 import { endQuietlyWhenOutputCloses, outputClosedEnding } from "./commands/output-closed.js";
+import { quietSdkAuthWarnings } from "./auth/sdk-warnings.js";
 
 const HELP = `atrium ${packageVersion}: one MCP server in front of many
 
@@ -29,6 +30,7 @@ with none, atrium serves its embedded demo connector (a small service desk).
 `;
 
 async function main(argv: string[]): Promise<number | undefined> {
+  quietSdkAuthWarnings(); // an authorization server's text never reaches stderr through the SDK's warnings (spec/oauth.md O12)
   const line = parseCommandLine(argv);
   // serve's stdout is JSON-RPC: its transport owns what a closed stdout means.
   if (line.kind !== "run" || line.command !== "serve") endQuietlyWhenOutputCloses();

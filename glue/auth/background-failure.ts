@@ -2,11 +2,11 @@
 // worded for the connector's problem text, which the model reads (spec/oauth.md O12): atrium's
 // own judgements (JudgedRefusal, a missed deadline, a byte cap) keep their words, also where the
 // core would otherwise say the server offers no login (ownJudgement); anything else
-// came from a foreign answer and is said as its kind, an HTTP status and a bounded, escaped OAuth
-// error code at most, never as the answer's text. A person's login (flow.ts) keeps the SDK's own
+// came from a foreign answer and is said as its kind, an HTTP status and an OAuth error code the
+// SDK knows at most (any other code is the server's own text), never as the answer's text. A person's login (flow.ts) keeps the SDK's own
 // wording of a malformed answer, but an OAuth error answer (whose description and raw body are the
 // server's text) is said the same way (oauthErrorWords).
-import { OAuthError, RegistrationRejectedError } from "@modelcontextprotocol/client";
+import { OAuthError, OAuthErrorCode, RegistrationRejectedError } from "@modelcontextprotocol/client";
 import { NoAnswerInTime } from "../support/within-deadline.js";
 import { clampEcho } from "../support/errors.js";
 
@@ -21,15 +21,21 @@ const statusOf = (message: string): string => {
   return status ? ` (HTTP ${status})` : "";
 };
 
+/** The OAuth error codes the SDK knows (RFC 6749 §5.2 and the extensions it reads): any other `error` is the server's own text. */
+const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(OAuthErrorCode));
+
+/** A known OAuth error code as itself; any other is not shown (it may echo what the server was sent). */
+const codeWords = (code: unknown): string => (typeof code === "string" && KNOWN_CODES.has(code) ? `OAuth error ${JSON.stringify(code)}` : "an OAuth error code atrium does not know, not shown");
+
 /** An OAuth error answer in atrium's words: its code (bounded, escaped) and HTTP status, never its description or body; undefined for any other failure. */
 export function oauthErrorWords(e: unknown): string | undefined {
   if (e instanceof RegistrationRejectedError) {
     let code: unknown;
     try { code = (JSON.parse(e.body) as { error?: unknown }).error; } catch { code = undefined; }
-    return `the authorization server refused the client registration (HTTP ${Number(e.status)}${typeof code === "string" ? `, OAuth error ${JSON.stringify(clampEcho(code))}` : ""}); its answer is not shown`;
+    return `the authorization server refused the client registration (HTTP ${Number(e.status)}${typeof code === "string" ? `, ${codeWords(code)}` : ""}); its answer is not shown`;
   }
   if (!(e instanceof OAuthError)) return undefined;
-  return `the authorization server refused (OAuth error ${JSON.stringify(clampEcho(String(e.code)))}${statusOf(e.message)}); its answer is not shown`;
+  return `the authorization server refused (${codeWords(e.code)}${statusOf(e.message)}); its answer is not shown`;
 }
 
 /**

@@ -16,12 +16,13 @@
 // auth() call here and in flow.ts turns the SDK's own issuer check off (AUTH_OPTIONS), so the
 // core's is the one that refuses. Tokens are bound to the issuer that issued them (O8): the
 // issuer and its revocation endpoint are recorded with the tokens, in the same write, never by
-// discovery alone; a background discovery naming another issuer is NeedsLogin. The resource
+// discovery alone; a background discovery naming another issuer is NeedsLogin (for a machine
+// client, O15, a refusal the operator resolves: no person's login helps). The resource
 // metadata URL a 401 names is used only at the server's own origin (O12, metadataUrlToUse); in
 // the background without stored tokens, discovery stops at the resource metadata (no
 // authorization server is asked, no client registered), and a background failure reaches the
-// model in atrium's words only (background-failure.ts). The authorization endpoint and URL must be
-// https: or http: on loopback (O11).
+// model in atrium's words only (background-failure.ts). The authorization endpoint and URL, and
+// the token endpoint, must be https: or http: on loopback (O11).
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { auth, createPrivateKeyJwtAuth, discoverOAuthProtectedResourceMetadata, type AddClientAuthentication, extractWWWAuthenticateParams, type AuthProvider, type FetchLike, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from "@modelcontextprotocol/client";
@@ -34,7 +35,7 @@ import { AuthChallenge, OAuthGrant, OAUTH_SCOPE_CHARS_MAX, OAuthForbidden, OAUTH
 import { core } from "../decisions/core.js";
 import { codeName } from "../decisions/code-names.js";
 import { authorizationUrlFacts, challengeOf, connectorFacts, forbiddenFacts, grantFacts, issuerMatchOf, metadataOriginOf, prmOf, refreshFacts, resourceFacts, tokenIssuerMatchOf } from "../decisions/facts/oauth.js";
-import { oauthForbiddenText, oauthAuthorizationUrlText, oauthIssuerText, oauthResourceText, oauthTokenIssuerText } from "../decisions/messages.js";
+import { oauthForbiddenText, oauthAuthorizationUrlText, oauthIssuerText, oauthMachineTokenIssuerText, oauthResourceText, oauthTokenEndpointText, oauthTokenIssuerText } from "../decisions/messages.js";
 import { JudgedRefusal, backgroundFailure, ownJudgement } from "./background-failure.js";
 import { HTTP_STATUS } from "../support/wire.js";
 import { clampEcho } from "../support/errors.js";
@@ -66,6 +67,13 @@ function judgeAuthorizationUrl(url: string): void {
   const f = authorizationUrlFacts(url);
   const a = core().oauthAuthorizationUrl(f.scheme, f.host);
   if (a !== OAuthAuthorizationUrl.accepted) throw new JudgedRefusal(oauthAuthorizationUrlText[codeName(OAuthAuthorizationUrl, a) ?? "invalid_facts"](url));
+}
+
+/** O11: throws unless the core accepts the metadata's token endpoint as it would an authorization URL. */
+function judgeTokenEndpoint(url: string): void {
+  const f = authorizationUrlFacts(url);
+  const a = core().oauthAuthorizationUrl(f.scheme, f.host);
+  if (a !== OAuthAuthorizationUrl.accepted) throw new JudgedRefusal(oauthTokenEndpointText[codeName(OAuthAuthorizationUrl, a) ?? "invalid_facts"](url));
 }
 
 export class ConnectorOAuth implements OAuthClientProvider {
@@ -286,7 +294,10 @@ export class ConnectorOAuth implements OAuthClientProvider {
       const named = issuerOf(state) ?? "";
       const issuedBy = r?.tokens ? { issuer: typeof r.tokens.issuer === "string" ? r.tokens.issuer : r.issuer } : undefined;
       const binding = core().oauthTokenIssuer(tokenIssuerMatchOf(issuedBy, named));
-      if (binding !== OAuthTokenIssuer.bound) throw new NeedsLogin(oauthTokenIssuerText[codeName(OAuthTokenIssuer, binding) ?? "invalid_facts"](String(issuedBy?.issuer), named));
+      const name = codeName(OAuthTokenIssuer, binding) ?? "invalid_facts";
+      // O15: no person's login helps a machine client; the operator decides whether the server moved.
+      if (binding !== OAuthTokenIssuer.bound && this.machine) throw new JudgedRefusal(oauthMachineTokenIssuerText[name](this.config.id, String(issuedBy?.issuer), named));
+      if (binding !== OAuthTokenIssuer.bound) throw new NeedsLogin(oauthTokenIssuerText[name](String(issuedBy?.issuer), named));
     }
     this.discovery = state;
   }
@@ -301,8 +312,9 @@ export class ConnectorOAuth implements OAuthClientProvider {
     const meta = state.authorizationServerMetadata as { issuer?: unknown } | undefined;
     const i = core().oauthIssuer(issuerMatchOf(state.authorizationServerUrl, meta));
     if (i !== OAuthIssuer.accepted) throw new JudgedRefusal(oauthIssuerText[codeName(OAuthIssuer, i) ?? "invalid_facts"](state.authorizationServerUrl, String(meta?.issuer)));
-    const endpoint = (meta as { authorization_endpoint?: unknown } | undefined)?.authorization_endpoint;
-    if (typeof endpoint === "string") judgeAuthorizationUrl(endpoint); // O11, before a client is registered
+    const endpoints = meta as { authorization_endpoint?: unknown; token_endpoint?: unknown } | undefined;
+    if (typeof endpoints?.authorization_endpoint === "string") judgeAuthorizationUrl(endpoints.authorization_endpoint); // O11, before a client is registered
+    if (typeof endpoints?.token_endpoint === "string") judgeTokenEndpoint(endpoints.token_endpoint); // O11, before a code, a refresh token or a client's credentials go there
   }
 
   invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {

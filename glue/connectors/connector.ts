@@ -28,11 +28,11 @@ import { CONNECTOR_BACKOFF_FACTOR, CONNECTOR_LIST_PAGES_MAX, STDERR_TAIL_LINES }
 import { MS_PER_SECOND } from "../support/format.js";
 import { DROPPED_ANSWER_CODE, HTTP_STATUS } from "../support/wire.js";
 import { needsLogin, refusedWithoutLogin } from "../auth/needs-login.js";
-import { oauthOffered } from "../auth/offered.js";
+import { machineGrant, oauthOffered } from "../auth/offered.js";
 import { core } from "../decisions/core.js";
 import { codeName } from "../decisions/code-names.js";
 import { connectorFacts } from "../decisions/facts/oauth.js";
-import { oauthUnauthorizedText } from "../decisions/messages.js";
+import { oauthMachineRefusedText, oauthUnauthorizedText } from "../decisions/messages.js";
 import { AuthChallenge, OAuthUnauthorized, ResourceMetadata, ToolNameAnswer } from "../decisions/generated/spec.js";
 
 /**
@@ -233,9 +233,12 @@ export class Connector {
   /**
    * A plain 401 (no login provider judged it): what the core says it means (O5) for this
    * connector's credentials, with no protected resource metadata sought nor challenge read. Never a login here: a
-   * connector atrium logs in to hears of one through its provider (NeedsLogin).
+   * connector atrium logs in to hears of one through its provider (NeedsLogin). A machine client's
+   * (O15) is a 401 to the new token its provider just got: the operator's to resolve.
    */
   private unauthorized(details: Record<string, unknown>): AtriumError {
+    // O15: the provider already got a new token with the operator's client credentials, and the server refused it too.
+    if (machineGrant(this.config)) return new AtriumError("auth_required", oauthMachineRefusedText(this.id), { details });
     const meaning = core().oauthUnauthorized(connectorFacts(this.config).credentials, ResourceMetadata.not_found, AuthChallenge.other);
     const name = codeName(OAuthUnauthorized, meaning);
     return new AtriumError("auth_required", oauthUnauthorizedText[name === undefined || name === "needs_login" ? "invalid_facts" : name](this.id), { details });

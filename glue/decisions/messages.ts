@@ -205,6 +205,27 @@ export const oauthAuthorizationUrlText: Record<OAuthAuthorizationUrlName, (url: 
   invalid_facts: (url) => `the authorization URL ${JSON.stringify(url)} could not be judged (facts out of range), so it is not https: or loopback; refused`,
 };
 
+/** O11: the metadata's token endpoint, judged as an authorization URL is: where a code, a refresh token or the client credentials (O15) would be sent. */
+export const oauthTokenEndpointText: Record<OAuthAuthorizationUrlName, (url: string) => string> = {
+  accepted: (url) => `the token endpoint ${JSON.stringify(url)} is https: or on this machine`,
+  not_url: (url) => `the authorization server's token endpoint ${JSON.stringify(url)} is not a URL; nothing is sent there; refused`,
+  refused_scheme: (url) => `the authorization server's token endpoint ${JSON.stringify(url)} is not https: (nor http: on this machine's loopback); no code, token or client credentials are sent there; refused`,
+  not_loopback: (url) => `the authorization server's token endpoint ${JSON.stringify(url)} is not https: but plain http: to another machine; no code, token or client credentials are sent there in clear; refused`,
+  invalid_facts: (url) => `the authorization server's token endpoint ${JSON.stringify(url)} could not be judged (facts out of range), so it is not https: or loopback; nothing is sent there; refused`,
+};
+
+/** O15 with O8: a machine client's stored tokens are not of the authorization server discovery names now; no person's login helps, the operator decides. */
+export const oauthMachineTokenIssuerText: Record<OAuthTokenIssuerName, (connector: string, issuedBy: string, judgedFor: string) => string> = {
+  bound: (_connector, issuedBy) => `client-credentials tokens were issued by ${issuedBy}`,
+  // Short: a start failure is clamped to echo_clamp_chars, and the operator's way out must survive it.
+  new_login: (connector, issuedBy, judgedFor) => `client-credentials tokens were issued by ${issuedBy}, not ${judgedFor}: nothing is sent there (if the server moved, the operator runs \`atrium auth logout ${connector}\`)`,
+  invalid_facts: (connector, issuedBy, judgedFor) => `whether client-credentials tokens from ${issuedBy} are of ${judgedFor} could not be judged (facts out of range): nothing is sent there (\`atrium auth logout ${connector}\` deletes them)`,
+};
+
+/** O15: a 401 refusing the token atrium got a moment before with the operator's client credentials: the operator's to resolve, never a person's login. */
+export const oauthMachineRefusedText = (connector: string): string =>
+  `${connector} refused the new token atrium got with the operator's client credentials (HTTP 401 again after a new token); the operator checks what this client may reach at the authorization server (its grants, the configured "scope")`;
+
 /** Why stored tokens are not used or revoked where discovery or the record points (spec/oauth.md O8). */
 export const oauthTokenIssuerText: Record<OAuthTokenIssuerName, (issuedBy: string, judgedFor: string) => string> = {
   bound: (issuedBy) => `the stored tokens were issued by ${issuedBy}`,

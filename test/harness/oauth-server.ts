@@ -18,12 +18,19 @@
 //   revocation    RFC 7009 at /token/revocation; and helpers on the handle (revokeGrant, revokeAll)
 //   metadata      /.well-known/openid-configuration (oidc-provider's) and the same document at
 //                 /.well-known/oauth-authorization-server (RFC 8414), which the SDK client tries first
+//   client auth   at the token endpoint: oidc-provider's methods (client_secret_basic, _post, _jwt,
+//                 private_key_jwt, none), or only those `clientAuthMethods` names (the metadata's
+//                 token_endpoint_auth_methods_supported says the same)
+//   requests      with `recordRequests`, every request as it arrived (method, path and query,
+//                 headers, body): the body is read first and handed to oidc-provider already read
+//                 (it warns once that it was), so a test sees what a client sent, the token
+//                 request's client authentication included
 //   login         oidc-provider's dev interactions: a login form (any login, any password: the login
 //                 becomes the token's `sub`) and a consent form with one button. A browser can
 //                 complete both; nothing here is for real users.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import Provider, { errors, type Adapter, type AdapterPayload, type ClientMetadata, type Configuration } from "oidc-provider";
+import Provider, { errors, type Adapter, type AdapterPayload, type ClientAuthMethod, type ClientMetadata, type Configuration } from "oidc-provider";
 
 /** The scopes an access token for the MCP server can carry. */
 const RESOURCE_SCOPES = ["mcp:read", "mcp:write"] as const;
@@ -38,7 +45,14 @@ export interface AuthServerOptions {
   clients?: ClientMetadata[];
   /** Claims added to each access token (a groups claim, say), by the client it is issued to. */
   extraClaims?: (clientId: string) => Record<string, unknown>;
+  /** The client authentication methods the token endpoint takes (oidc-provider's defaults when unset). */
+  clientAuthMethods?: ClientAuthMethod[];
+  /** Record every request as it arrived, body included (`requests`). */
+  recordRequests?: boolean;
 }
+
+/** One request as it arrived at the authorization server. */
+interface AsRequest { method: string; url: string; path: string; headers: Record<string, string | string[] | undefined>; body: string }
 
 export interface AuthServer {
   /** The issuer, http://127.0.0.1:PORT (no trailing slash). */
@@ -51,6 +65,8 @@ export interface AuthServer {
   resource: string;
   /** Every request the server saw, as "METHOD /path" (no query). */
   hits: string[];
+  /** With `recordRequests`: every request as it arrived, body included; empty otherwise. */
+  requests: AsRequest[];
   /** Revokes a grant: its refresh tokens, access tokens and codes stop working at the AS. */
   revokeGrant(grantId: string): Promise<void>;
   /** Revokes every grant issued so far; answers how many. */
@@ -102,10 +118,17 @@ class MemoryStore {
 /** Starts the authorization server; `close()` stops it. */
 export async function startAuthServer(opts: AuthServerOptions): Promise<AuthServer> {
   const hits: string[] = [];
+  const requests: AsRequest[] = [];
   const store = new MemoryStore();
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  const http = createServer((req, res) => {
+  const http = createServer(async (req, res) => {
     hits.push(`${req.method} ${(req.url ?? "/").split("?")[0]}`);
+    if (opts.recordRequests) {
+      let body = "";
+      for await (const c of req) body += c;
+      requests.push({ method: req.method ?? "", url: req.url ?? "/", path: (req.url ?? "/").split("?")[0], headers: { ...req.headers }, body });
+      (req as IncomingMessage & { body?: string }).body = body; // oidc-provider reads a body already read from here
+    }
     // RFC 8414 metadata: the same document oidc-provider serves as OpenID discovery.
     if (req.url?.startsWith("/.well-known/oauth-authorization-server")) req.url = "/.well-known/openid-configuration";
     if (handle) handle(req, res);
@@ -118,6 +141,7 @@ export async function startAuthServer(opts: AuthServerOptions): Promise<AuthServ
   const configuration: Configuration = {
     adapter: (name: string) => store.adapter(name),
     clients: opts.clients ?? [],
+    ...(opts.clientAuthMethods && { clientAuthMethods: opts.clientAuthMethods }),
     clientDefaults: { grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic" },
     scopes: ["openid", "offline_access", ...RESOURCE_SCOPES],
     claims: { openid: ["sub"] },
@@ -174,6 +198,7 @@ export async function startAuthServer(opts: AuthServerOptions): Promise<AuthServ
     get resource() { return state.resource; },
     set resource(r: string) { state.resource = r; },
     hits,
+    requests,
     async revokeGrant(grantId) { store.revokeGrant(grantId); },
     async revokeAll() {
       const ids = [...store.byGrant.keys()];

@@ -11,7 +11,10 @@
 // (no clock tolerance), and a scope that includes mcp:read.
 //
 // Tools: whoami (readOnlyHint) → JSON { sub, scopes, client_id }; write_record (destructiveHint)
-// { id, text } → stores it. `calls` logs every tool call with the caller.
+// { id, text } → stores it. `calls` logs every tool call with the caller; `requests` every request
+// as it arrived (method, path, headers, body), for tests that check what was never sent.
+// A test may turn hostile at run time: `authorizationServers` changes what the metadata names, and
+// `refuse(token)` answers a verified token 401 invalid_token as if it had been revoked.
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer, createMcpHandler, type AuthInfo, type JSONRPCMessage } from "@modelcontextprotocol/server";
@@ -24,6 +27,9 @@ interface ProtectedCall { tool: string; sub: string; scopes: string[]; args: unk
 /** What the server answered each HTTP request with, and why (for tests that check refusals). */
 interface ProtectedHit { status: number; reason: "ok" | "no-token" | "invalid-token" | "insufficient-scope" | "metadata" }
 
+/** One request as it arrived. */
+interface RawRequest { method: string; path: string; headers: Record<string, string | string[] | undefined>; body: string }
+
 export interface ProtectedMcp {
   /** The MCP endpoint and the resource identifier tokens must be bound to: http://127.0.0.1:PORT/mcp */
   url: string;
@@ -32,6 +38,12 @@ export interface ProtectedMcp {
   calls: ProtectedCall[];
   hits: ProtectedHit[];
   records: Map<string, string>;
+  /** Every request as it arrived, the metadata's included. */
+  requests: RawRequest[];
+  /** What the protected resource metadata names as its authorization servers (the issuer given at start, until a test changes it). */
+  authorizationServers: string[];
+  /** Whether a token that verifies is still refused (401 invalid_token, as a revoked one would be); never, until a test sets it. */
+  refuse: (token: string) => boolean;
   close(): Promise<void>;
 }
 
@@ -53,6 +65,9 @@ export async function startProtectedMcp(opts: ProtectedOptions): Promise<Protect
   const calls: ProtectedCall[] = [];
   const hits: ProtectedHit[] = [];
   const records = new Map<string, string>();
+  const requests: RawRequest[] = [];
+  let authorizationServers = [opts.issuer];
+  let refuse: (token: string) => boolean = () => false;
 
   const handler = createMcpHandler(() => {
     // One instance per request; each call's caller is the verified token's, passed in as authInfo.
@@ -73,20 +88,27 @@ export async function startProtectedMcp(opts: ProtectedOptions): Promise<Protect
 
   let resource = "";
   let resourceMetadataUrl = "";
-  let metadata = "";
+  const metadata = () => JSON.stringify({
+    resource,
+    authorization_servers: authorizationServers,
+    scopes_supported: ["mcp:read", "mcp:write"],
+    bearer_methods_supported: ["header"],
+    resource_name: "atrium test kit: protected MCP server",
+  });
   let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
 
   const challenge = (extra = "") => `Bearer resource_metadata="${resourceMetadataUrl}"${extra}`;
 
   const http: HttpServer = createServer(async (req, res) => {
     const path = (req.url ?? "/").split("?")[0];
-    if (req.method === "GET" && (path === "/.well-known/oauth-protected-resource/mcp" || path === "/.well-known/oauth-protected-resource")) {
-      hits.push({ status: 200, reason: "metadata" });
-      res.writeHead(200, { "content-type": "application/json" }).end(metadata);
-      return;
-    }
     let body = "";
     for await (const c of req) body += c;
+    requests.push({ method: req.method ?? "", path, headers: { ...req.headers }, body });
+    if (req.method === "GET" && (path === "/.well-known/oauth-protected-resource/mcp" || path === "/.well-known/oauth-protected-resource")) {
+      hits.push({ status: 200, reason: "metadata" });
+      res.writeHead(200, { "content-type": "application/json" }).end(metadata());
+      return;
+    }
     const auth = req.headers.authorization;
     if (!auth?.startsWith("Bearer ")) {
       hits.push({ status: 401, reason: "no-token" });
@@ -98,6 +120,7 @@ export async function startProtectedMcp(opts: ProtectedOptions): Promise<Protect
       jwks ??= createRemoteJWKSet(new URL((await (await fetch(`${opts.issuer}/.well-known/oauth-authorization-server`)).json() as { jwks_uri: string }).jwks_uri));
       ({ payload } = await jwtVerify(auth.slice("Bearer ".length), jwks, { issuer: opts.issuer, audience: resource, typ: "at+jwt", algorithms: ["RS256"], clockTolerance: 0, requiredClaims: ["exp", "sub"] }));
       if (!String(payload.scope ?? "").split(" ").includes("mcp:read")) throw new Error("scope lacks mcp:read");
+      if (refuse(auth.slice("Bearer ".length))) throw new Error("token revoked");
     } catch (e) {
       hits.push({ status: 401, reason: "invalid-token" });
       const description = (e instanceof Error ? e.message : String(e)).replace(/["\\]/g, "'");
@@ -121,19 +144,17 @@ export async function startProtectedMcp(opts: ProtectedOptions): Promise<Protect
   const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   resource = `${origin}/mcp`;
   resourceMetadataUrl = `${origin}/.well-known/oauth-protected-resource/mcp`;
-  metadata = JSON.stringify({
-    resource,
-    authorization_servers: [opts.issuer],
-    scopes_supported: ["mcp:read", "mcp:write"],
-    bearer_methods_supported: ["header"],
-    resource_name: "atrium test kit: protected MCP server",
-  });
   return {
     url: resource,
     resourceMetadataUrl,
     calls,
     hits,
     records,
+    requests,
+    get authorizationServers() { return authorizationServers; },
+    set authorizationServers(list: string[]) { authorizationServers = list; },
+    get refuse() { return refuse; },
+    set refuse(f: (token: string) => boolean) { refuse = f; },
     async close() {
       await handler.close();
       http.closeAllConnections();
