@@ -1,0 +1,132 @@
+// Secret redaction of a downstream's answer (docs/reference.md, "Secret redaction"): every
+// credential in its strings is replaced by `[redacted:<kind>]` before anything measures, stashes,
+// projects or returns it. calls/invoke.ts runs it on every tool result (content and
+// structuredContent) and every resources/read answer (contents) of a connector whose
+// `redactSecrets` is not false.
+//
+// Every string is read, objects and arrays to any depth, except binary payloads of content blocks
+// (the base64 `data` of an image or audio block, a resource's `blob`). A string is read with the
+// name of the field it is in before it, as JSON writes it (`"SecretAccessKey": "…"`), since some
+// credentials are known by their name. A string that is a JSON document (a text block holding
+// JSON, say) is read value by value the same way and stays the same JSON, only its redacted
+// values rewritten. All the strings of one answer are read as one text in one scan (scan.ts):
+// the cost is linear in the answer's size.
+import { findSecrets, type Finding } from "./scan.js";
+import { readJson, rewriteJson, type JsonReading } from "./json-text.js";
+
+/** A tool result with every credential in its content and structuredContent replaced; the same object when there was none. */
+export function redactToolResult<T extends { content: unknown; structuredContent?: unknown }>(result: T): Promise<T> {
+  return redactFields(result, [["content", true], ["structuredContent", false]]);
+}
+
+/** A resources/read answer with every credential in the text of its contents replaced; the same object when there was none. */
+export function redactResourceAnswer<T extends Record<string, unknown>>(answer: T): Promise<T> {
+  return redactFields(answer, [["contents", true]]);
+}
+
+/** [field, whether binary payloads inside it are skipped]. */
+type Field<T> = readonly [keyof T & string, boolean];
+
+async function redactFields<T extends object>(holder: T, fields: readonly Field<T>[]): Promise<T> {
+  const record = holder as Record<string, unknown>;
+  const reading = new Reading();
+  for (const [field, binary] of fields) mapStrings(record[field], undefined, binary, (s, key) => { reading.add(s, key); return s; });
+  const replaced = await reading.redacted();
+  if (replaced.every((r) => r === undefined)) return holder;
+  let next = 0;
+  const out = { ...record };
+  for (const [field, binary] of fields) {
+    if (field in record) out[field] = mapStrings(record[field], undefined, binary, (s) => replaced[next++] ?? s);
+  }
+  return out as T;
+}
+
+/**
+ * Calls `fn` on every string of `value` in one fixed order (its field's name, or for an array
+ * item the array's), and returns `value` with each string replaced by what `fn` returned:
+ * the same object or array wherever nothing inside it changed.
+ */
+function mapStrings(value: unknown, key: string | undefined, binary: boolean, fn: (s: string, key: string | undefined) => string): unknown {
+  if (typeof value === "string") return fn(value, key);
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const n = mapStrings(item, key, binary, fn);
+      if (n !== item) (out ??= value.slice())[i] = n;
+    });
+    return out ?? value;
+  }
+  if (value === null || typeof value !== "object") return value;
+  const obj = value as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const k of Object.keys(obj)) {
+    if (binary && isBinaryPayload(obj, k)) continue;
+    const n = mapStrings(obj[k], k, binary, fn);
+    // defineProperty: a field named __proto__ stays a field.
+    if (n !== obj[k]) Object.defineProperty((out ??= { ...obj }), k, { value: n, enumerable: true, writable: true, configurable: true });
+  }
+  return out ?? value;
+}
+
+const isBinaryPayload = (holder: Record<string, unknown>, key: string) => key === "blob" || (key === "data" && (holder.type === "image" || holder.type === "audio"));
+
+/** One string as laid out in the scan text: where its reading starts, and how a JSON document was read. */
+interface Laid { text: string; start: number; json?: JsonReading }
+
+/** The strings of one answer, laid out as one text to scan, and put back together once it is scanned. */
+class Reading {
+  private readonly pieces: string[] = [];
+  private length = 0;
+  private readonly strings: Laid[] = [];
+  /** `"name": "` for each field name met, written once. */
+  private readonly names = new Map<string, string>();
+
+  /** Lays out one string after its field's name, as JSON writes it (`"name": "…"`), and a line break. */
+  add(text: string, key: string | undefined): void {
+    const json = readJson(text);
+    const body = json?.text ?? text;
+    const before = key === undefined ? "\"" : this.nameOf(key);
+    const start = this.length + before.length;
+    this.pieces.push(before, body, AFTER);
+    this.length = start + body.length + AFTER.length;
+    this.strings.push({ text, start, json });
+  }
+
+  private nameOf(key: string): string {
+    let before = this.names.get(key);
+    if (before === undefined) this.names.set(key, (before = `${JSON.stringify(key)}: "`));
+    return before;
+  }
+
+  /** For each string added, in order: its redacted text, or undefined when it held no credential. */
+  async redacted(): Promise<(string | undefined)[]> {
+    const scanned = this.pieces.join("");
+    const findings = await findSecrets(scanned);
+    let first = 0;
+    const at = (start: number) => {
+      while (first < findings.length && findings[first]!.end <= start) first++;
+      return first;
+    };
+    return this.strings.map(({ text, start, json }) => {
+      if (!json) return replaced(scanned, start, start + text.length, findings, at(start));
+      if (at(start) >= findings.length || findings[first]!.start >= start + json.text.length) return undefined;
+      return rewriteJson(text, json, (from, to) => replaced(scanned, start + from, start + to, findings, at(start + from)));
+    });
+  }
+}
+
+const AFTER = "\"\n";
+
+/** scanned[start, end) with each finding inside it replaced by its marker; undefined when none falls inside. */
+function replaced(scanned: string, start: number, end: number, findings: Finding[], first: number): string | undefined {
+  if (first >= findings.length || findings[first]!.start >= end) return undefined;
+  const out: string[] = [];
+  let at = start;
+  for (let i = first; i < findings.length && findings[i]!.start < end; i++) {
+    const f = findings[i]!;
+    out.push(scanned.slice(at, Math.max(f.start, start)), `[redacted:${f.kind}]`);
+    at = Math.min(f.end, end);
+  }
+  out.push(scanned.slice(at, end));
+  return out.join("");
+}
