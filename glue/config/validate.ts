@@ -124,6 +124,7 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
     appWrites: bool(ctx, `${path}.appWrites`, own(entry, "appWrites"), false),
     protocol: protocol(ctx, `${path}.protocol`, own(entry, "protocol")),
     pins: pinPolicy(ctx, `${path}.pins`, own(entry, "pins")),
+    redactSecrets: bool(ctx, `${path}.redactSecrets`, own(entry, "redactSecrets"), true),
   };
   return kind === "http"
     ? { ...settings, kind, url: url ?? "", headers, oauth, auth }
