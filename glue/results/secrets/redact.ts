@@ -32,11 +32,11 @@ async function redactFields<T extends object>(holder: T, fields: readonly Field<
   const reading = new Reading();
   for (const [field, binary] of fields) mapStrings(record[field], undefined, binary, (s, key) => { reading.add(s, key); return s; });
   const replaced = await reading.redacted();
-  if (replaced.every((r) => r === undefined)) return holder;
+  if (replaced.size === 0) return holder;
   let next = 0;
   const out = { ...record };
   for (const [field, binary] of fields) {
-    if (field in record) out[field] = mapStrings(record[field], undefined, binary, (s) => replaced[next++] ?? s);
+    if (field in record) out[field] = mapStrings(record[field], undefined, binary, (s) => replaced.get(next++) ?? s);
   }
   return out as T;
 }
@@ -70,8 +70,8 @@ function mapStrings(value: unknown, key: string | undefined, binary: boolean, fn
 
 const isBinaryPayload = (holder: Record<string, unknown>, key: string) => key === "blob" || (key === "data" && (holder.type === "image" || holder.type === "audio"));
 
-/** One string as laid out in the scan text: where its reading starts, and how a JSON document was read. */
-interface Laid { text: string; start: number; json?: JsonReading }
+/** One string as laid out in the scan text: where its reading starts and ends, and how a JSON document was read. */
+interface Laid { text: string; start: number; end: number; json?: JsonReading }
 
 /** The strings of one answer, laid out as one text to scan, and put back together once it is scanned. */
 class Reading {
@@ -89,7 +89,7 @@ class Reading {
     const start = this.length + before.length;
     this.pieces.push(before, body, AFTER);
     this.length = start + body.length + AFTER.length;
-    this.strings.push({ text, start, json });
+    this.strings.push({ text, start, end: start + body.length, json });
   }
 
   private nameOf(key: string): string {
@@ -98,27 +98,44 @@ class Reading {
     return before;
   }
 
-  /** For each string added, in order: its redacted text, or undefined when it held no credential. */
-  async redacted(): Promise<(string | undefined)[]> {
+  /** The redacted text of each string that held a credential, by its place in the order added. */
+  async redacted(): Promise<Map<number, string>> {
     const scanned = this.pieces.join("");
     const findings = await findSecrets(scanned);
-    let first = 0;
-    const at = (start: number) => {
-      while (first < findings.length && findings[first]!.end <= start) first++;
-      return first;
-    };
-    return this.strings.map(({ text, start, json }) => {
-      if (!json) return replaced(scanned, start, start + text.length, findings, at(start));
-      if (at(start) >= findings.length || findings[first]!.start >= start + json.text.length) return undefined;
-      return rewriteJson(text, json, (from, to) => replaced(scanned, start + from, start + to, findings, at(start + from)));
-    });
+    const out = new Map<number, string>();
+    // Only the strings a finding falls in are visited: a binary search from each finding.
+    for (let f = 0, i = 0; f < findings.length && i < this.strings.length; ) {
+      const laid = this.strings[i]!;
+      if (findings[f]!.end <= laid.start) { f++; continue; }
+      if (findings[f]!.start >= laid.end) { i = this.firstEndingAfter(findings[f]!.start, i + 1); continue; }
+      const { text, start, json } = laid;
+      const from = f;
+      const value = json
+        ? rewriteJson(text, json, (a, b) => replaced(scanned, start + a, start + b, findings, from))
+        : replaced(scanned, start, laid.end, findings, from);
+      if (value !== undefined) out.set(i, value);
+      i++;
+    }
+    return out;
+  }
+
+  /** The first string from `lo` whose reading ends after `at`. */
+  private firstEndingAfter(at: number, lo: number): number {
+    let hi = this.strings.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.strings[mid]!.end <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }
 
 const AFTER = "\"\n";
 
-/** scanned[start, end) with each finding inside it replaced by its marker; undefined when none falls inside. */
+/** scanned[start, end) with each finding inside it replaced by its marker; undefined when none falls inside (findings before `first` end before it). */
 function replaced(scanned: string, start: number, end: number, findings: Finding[], first: number): string | undefined {
+  while (first < findings.length && findings[first]!.end <= start) first++;
   if (first >= findings.length || findings[first]!.start >= end) return undefined;
   const out: string[] = [];
   let at = start;
