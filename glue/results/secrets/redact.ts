@@ -8,11 +8,13 @@
 // (the base64 `data` of an image or audio block, a resource's `blob`). A string is read with the
 // name of the field it is in before it, as JSON writes it (`"SecretAccessKey": "…"`), since some
 // credentials are known by their name. A string that is a JSON document (a text block holding
-// JSON, say) is read value by value the same way and stays the same JSON, only its redacted
-// values rewritten. All the strings of one answer are read as one text in one scan (scan.ts):
-// the cost is linear in the answer's size.
+// JSON, say) is read with its escaped strings decoded and stays the same JSON, only its redacted
+// values rewritten (json-text.ts). All the strings of one answer are laid out as one text and read
+// in one scan (scan.ts), both in turns of SECRET_SCAN_PASS_CHARS: the cost is linear in the
+// answer's size, and only the strings a finding falls in are rebuilt.
 import { findSecrets, type Finding } from "./scan.js";
 import { readJson, rewriteJson, type JsonReading } from "./json-text.js";
+import { SECRET_SCAN_PASS_CHARS } from "../../decisions/generated/spec.js";
 
 /** A tool result with every credential in its content and structuredContent replaced; the same object when there was none. */
 export function redactToolResult<T extends { content: unknown; structuredContent?: unknown }>(result: T): Promise<T> {
@@ -29,8 +31,17 @@ type Field<T> = readonly [keyof T & string, boolean];
 
 async function redactFields<T extends object>(holder: T, fields: readonly Field<T>[]): Promise<T> {
   const record = holder as Record<string, unknown>;
+  const strings: string[] = [];
+  const keys: (string | undefined)[] = [];
+  for (const [field, binary] of fields) mapStrings(record[field], undefined, binary, (s, key) => { strings.push(s); keys.push(key); return s; });
   const reading = new Reading();
-  for (const [field, binary] of fields) mapStrings(record[field], undefined, binary, (s, key) => { reading.add(s, key); return s; });
+  // Laid out in turns of about one scan pass each, like the scan itself: a large answer does not hold other requests up.
+  for (let i = 0, turn = SECRET_SCAN_PASS_CHARS; i < strings.length; i++) {
+    reading.add(strings[i]!, keys[i]);
+    if (reading.laidChars() < turn) continue;
+    turn = reading.laidChars() + SECRET_SCAN_PASS_CHARS;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
   const replaced = await reading.redacted();
   if (replaced.size === 0) return holder;
   let next = 0;
@@ -90,6 +101,10 @@ class Reading {
     this.pieces.push(before, body, AFTER);
     this.length = start + body.length + AFTER.length;
     this.strings.push({ text, start, end: start + body.length, json });
+  }
+
+  laidChars(): number {
+    return this.length;
   }
 
   private nameOf(key: string): string {
