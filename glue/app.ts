@@ -109,6 +109,7 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
         offersPrompts: () => connector.offersPrompts,
         ready: () => connector.state === "ready",
         stopped: () => connector.state === "stopped",
+        redactsSecrets: () => connector.config.redactSecrets,
         unavailable: () => connector.unavailable(),
       };
     },

@@ -33,7 +33,7 @@ describe("validateConfig: file and connector shape", () => {
     expect(config.connectors).toEqual([
       {
         id: "github", kind: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { K: "V" }, cwd: "/srv", inheritEnv: true,
-        readOnlyTools: [], approvalTools: [], keepOutsidePrograms: [], disabled: false, appWrites: false, protocol: "auto", pins: "pin", privateData: false, egress: false,
+        readOnlyTools: [], approvalTools: [], keepOutsidePrograms: [], disabled: false, appWrites: false, protocol: "auto", pins: "pin", privateData: false, egress: false, redactSecrets: true,
         timeoutMs: c.limitDefault(Budget.host_call_deadline_ms), startTimeoutMs: c.limitDefault(Budget.connector_start_ms), maxResultBytes: c.limitDefault(Budget.direct_result_bytes),
       },
     ]);
@@ -295,6 +295,15 @@ describe("validateConfig: numeric limits are the core's to judge", () => {
     expect(refused(gh({}, { atrium: { sandbox: { workers: 0 } } }))).toEqual([{ path: "atrium.sandbox.workers", message: "0 is below the minimum (accepted: whole numbers from 1 to 16; default 2)" }]);
     expect(refused(gh({}, { atrium: { sandbox: { workers: 17 } } }))).toEqual([{ path: "atrium.sandbox.workers", message: "17 is above the maximum (accepted: whole numbers from 1 to 16; default 2)" }]);
     expect(refused(gh({}, { atrium: { sandbox: { workers: "2" } } }))[0].message).toBe("expected a whole number, got string");
+  });
+
+  it("redactSecrets: on unless false; anything but a boolean is refused at its path", () => {
+    expect(accepted(gh({})).connectors[0].redactSecrets).toBe(true);
+    expect(accepted(gh({ redactSecrets: false })).connectors[0].redactSecrets).toBe(false);
+    expect(accepted(gh({ redactSecrets: true })).connectors[0].redactSecrets).toBe(true);
+    expect(refused(gh({ redactSecrets: "false" }))).toEqual([{ path: "mcpServers.github.redactSecrets", message: "expected a boolean, got string" }]);
+    expect(refused(gh({ redactSecrets: 0 }))).toEqual([{ path: "mcpServers.github.redactSecrets", message: "expected a boolean, got number" }]);
+    expect(refused(gh({ redactSecret: false }))).toEqual([{ path: "mcpServers.github.redactSecret", message: 'unknown key; did you mean "redactSecrets"?' }]);
   });
 
   it("appWrites: a connector's app may write only when it is true (default false); anything but a boolean is refused at its path", () => {

@@ -2,14 +2,16 @@
 // program, from a view, or from a downstream app (call_app_tool): resolve the address → the
 // core's pin gate (a quarantined tool runs by no path, spec/pins.md) → the core's gate on the
 // current catalog (read-only, or for an app spec/app-calls.md A1–A5) →
-// argument and payload checks → the connector's deadline → a typed result or error. A program's
-// call is judged by the core's data-flow guard (spec/data-flow.md: a run that read a private
-// connector sending to an egress one is a flow, asked of the person as a write is, or refused
-// `data_flow_requires_approval`), and its call to a tool that may write, or its flow, is gated by its run's approvals (`approve`: the person is asked,
+// argument and payload checks → the connector's deadline → the result with its credentials
+// redacted (results/secrets/, unless the connector's `redactSecrets` is false) or a typed error. A
+// program's call is judged by the core's data-flow guard (spec/data-flow.md: a run that read a
+// private connector sending to an egress one is a flow, asked of the person as a write is, or
+// refused `data_flow_requires_approval`), and its call to a tool that may write, or its flow, is
+// gated by its run's approvals (`approve`: the person is asked,
 // or the call is refused) before it goes on down this same path; every gate is judged again (one
 // function, judge) once the person has answered, since the wait may have changed any of them, and
 // a result that comes back from a connector a reload stopped meanwhile is not delivered. And the one
-// path a downstream app's UI document is read by (readAppResource), and a connector's prompts
+// path a downstream app's UI document is read by (readAppResource, redacted the same way), and a connector's prompts
 // (askPrompts: calls/prompts.ts shapes them). It alone holds the Downstream port (app.ts grants it
 // from the registry, wrapped in an opaque DownstreamAccess that only this file can open): no other
 // file can obtain a connector to call.
@@ -29,6 +31,7 @@ import { NO_PIN_FACTS } from "../pins/facts.js";
 import type { RawProgress } from "./downstream-progress.js";
 import { callsInFlight, type RunOfCall } from "./calls-in-flight.js";
 import type { Principal } from "../support/principal.js";
+import { redactResourceAnswer, redactToolResult } from "../results/secrets/redact.js";
 
 export interface InvokeRequest {
   /** Who this call acts for (support/principal.ts), from the request's context: what per-request state is keyed by. */
@@ -69,6 +72,8 @@ export interface DownstreamLink {
   ready(): boolean;
   /** A reload stopped it (its calls in flight end unavailable). */
   stopped(): boolean;
+  /** Its results reach atrium's callers with their credentials redacted (the connector's `redactSecrets`, on unless the operator set it false). */
+  redactsSecrets(): boolean;
   unavailable(): AtriumError;
 }
 /** The port to the downstream servers: the connector with this id now, as `owner` reaches it (a per-user connector: that principal's own login), if atrium has one. Only this file names it. */
@@ -116,7 +121,18 @@ async function invokeTraced(ctx: InvokeContext, req: InvokeRequest, trace: CallT
   // A reload that removed or replaced the connector while the call was out ends it `unavailable`
   // (docs/reference.md, Live reload), even when the server still answered on its way out.
   if (connector.stopped()) throw connector.unavailable();
-  return { entry, result, durationMs: performance.now() - started };
+  const durationMs = performance.now() - started;
+  return { entry, result: await withoutSecrets(connector, entry.address, result, redactToolResult), durationMs };
+}
+
+/** What a connector answered, its credentials redacted when the connector redacts; a scan that fails passes nothing on. */
+async function withoutSecrets<T>(connector: DownstreamLink, what: string, answer: T, redact: (answer: T) => Promise<T>): Promise<T> {
+  if (!connector.redactsSecrets()) return answer;
+  try {
+    return await redact(answer);
+  } catch {
+    throw new AtriumError("connector_call_failed", `the answer of ${what} could not be checked for secrets, so it is not passed on`);
+  }
 }
 
 /** A call every gate let through: what to call, and (before the question only) the approval it still needs. */
@@ -208,7 +224,7 @@ export async function readAppResource(ctx: Pick<InvokeContext, "catalog" | "down
   await view.whenSettled(signal);
   const connector = DownstreamAccess.link(ctx.downstream, view.id, ctx.catalog.owner);
   if (!connector) return undefined;
-  return connector.readResource(uri, { signal });
+  return withoutSecrets(connector, `${view.id} ${uri}`, await connector.readResource(uri, { signal }), redactResourceAnswer);
 }
 
 /**

@@ -33,6 +33,8 @@ interface ConnectorCommon {
   privateData: boolean;
   /** `"egress": true`: a call to it can carry data out (fetch, search, chat, mail) (spec/data-flow.md). */
   egress: boolean;
+  /** Whether credentials in this connector's results are replaced by `[redacted:<kind>]` before anyone sees them (glue/results/secrets/); on unless false. */
+  redactSecrets: boolean;
 }
 interface StdioConnectorConfig extends ConnectorCommon {
   kind: "stdio";
@@ -213,7 +215,7 @@ export const OAUTH_GRANTS = ["authorization_code", "client_credentials"] as cons
 export type OAuthGrantSetting = (typeof OAUTH_GRANTS)[number];
 /** The JWS algorithms a `privateKeyFile` (PKCS #8 PEM) may sign a client assertion with. */
 export const SIGNING_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"] as const;
-const SETTING_KEYS = ["readOnlyTools", "approvalTools", "keepOutsidePrograms", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled", "appWrites", "protocol", "pins", "data", "egress"] as const;
+const SETTING_KEYS = ["readOnlyTools", "approvalTools", "keepOutsidePrograms", "timeoutMs", "startTimeoutMs", "maxResultBytes", "disabled", "appWrites", "protocol", "pins", "data", "egress", "redactSecrets"] as const;
 
 /** A connector's "protocol": probe and fall back (auto), or one revision only (2025-11-25 is the initialize handshake). */
 export const PROTOCOL_SETTINGS = ["auto", "2025-11-25", STATELESS_REVISION] as const;

@@ -126,6 +126,7 @@ function connector(ctx: Ctx, id: string, entry: unknown): Partial<ConnectorConfi
     pins: pinPolicy(ctx, `${path}.pins`, own(entry, "pins")),
     privateData: dataSetting(ctx, `${path}.data`, own(entry, "data")),
     egress: bool(ctx, `${path}.egress`, own(entry, "egress"), false),
+    redactSecrets: bool(ctx, `${path}.redactSecrets`, own(entry, "redactSecrets"), true),
   };
   return kind === "http"
     ? { ...settings, kind, url: url ?? "", headers, oauth, auth }

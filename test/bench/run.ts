@@ -11,6 +11,7 @@ import { benchLoad } from "./load.js";
 import { benchActivity } from "./activity.js";
 import { benchReload } from "./reload.js";
 import { benchSemanticScale } from "./semantic-scale.js";
+import { benchRedaction } from "./redaction.js";
 import { table } from "./stats.js";
 
 console.log(table("decision core (per call, in-process)", benchCore()));
@@ -39,6 +40,9 @@ for (const n of load.notes) console.log(`  ${n}`);
 const activity = await benchActivity();
 console.log(table("activity log (in-process)", activity.rows));
 for (const n of activity.notes) console.log(`  ${n}`);
+const redaction = await benchRedaction();
+console.log(table("secret redaction (per result, in-process)", redaction.rows));
+for (const n of redaction.notes) console.log(`  ${n}`);
 const reload = await benchReload();
 console.log(table("live config reload", reload.rows));
 for (const n of reload.notes) console.log(`  ${n}`);

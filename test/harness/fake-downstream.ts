@@ -11,6 +11,7 @@ export function fakeDownstream(call: (name: string) => Promise<{ content: unknow
     offersPrompts: () => false,
     ready: () => true,
     stopped: () => false,
+    redactsSecrets: () => true,
     unavailable: () => new AtriumError("unavailable", "the fake connector is unavailable"),
   };
   return DownstreamAccess.grant({ link: () => link });

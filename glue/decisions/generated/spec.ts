@@ -1185,6 +1185,12 @@ export const SHELL_READ_ARGS_CHARS_MAX = 100000;
 export const APP_RESOURCE_BYTES_MAX = 4194304;
 /** 256 characters: tool call_app_tool accepts: a downstream tool name as an app sends it (MCP names are at most 128) */
 export const APP_TOOL_NAME_CHARS_MAX = 256;
+/** 1048576 characters: Text of one result the secret rules read (and, before that, lay out from its strings) in one turn before atrium yields to other requests; a larger result takes several turns, so it holds other requests up one turn at a time, not for the whole of it */
+export const SECRET_SCAN_PASS_CHARS = 1048576;
+/** 32768 characters: What each pass reads past its own share: longer than any credential the rules match (a PEM key body is at most 10,000 characters, a JWT at most 3 × 8,192), so one that crosses a pass boundary is read whole by one pass */
+export const SECRET_SCAN_OVERLAP_CHARS = 32768;
+/** 256 characters: How far from where a finding starts its secret value is looked for: the AWS rule reports the start of its name = value match with the length of the value, so the value itself is found and covered as well */
+export const SECRET_VALUE_REACH_CHARS = 256;
 /** 1048576 bytes: One activity log file; the next event that would pass it starts a new file (one event is a few hundred bytes, so a file holds thousands) */
 export const ACTIVITY_FILE_BYTES_MAX = 1048576;
 /** 5 files: Activity log files kept, the current one included; the oldest is deleted at rotation, so the log never holds more than 5 MiB */
