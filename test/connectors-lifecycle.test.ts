@@ -7,7 +7,7 @@ import { describe, it, expect, afterEach } from "vitest";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { startAtrium, fixture, nodeServer, atriumBin, type Atrium } from "./harness/atrium-client.js";
@@ -61,12 +61,17 @@ describe("start-up that never blocks", () => {
   });
 
   it("a call and a program that name a connector still starting wait for that one, then run", async () => {
-    const a = await start({ mcpServers: { late: nodeServer(fixture("nasty-server"), { env: { FIXTURE_START_DELAY_MS: "1500" } }) } });
+    // The connector comes up when the test opens its gate, not after some time.
+    const gate = join(mkdtempSync(join(tmpdir(), "atrium-late-")), "open");
+    const a = await start({ mcpServers: { late: nodeServer(fixture("nasty-server"), { env: { FIXTURE_START_GATE: gate } }) } });
+    const program = a.value(`async () => (await late.echo({ waited: true })).args`);
+    const direct = a.json("call_tool", { address: "late.echo", args: { z: 3 }, resultMode: "value" });
+    // A search sent after both is answered with the connector still starting: both arrived before it was up.
     expect((await stateOf(a, "late"))?.state).toBe("starting");
-    const v = await a.value(`async () => (await late.echo({ waited: true })).args`);
-    expect(v).toEqual({ waited: true });
-    const r = await a.json("call_tool", { address: "late.echo", args: { z: 3 }, resultMode: "value" });
-    expect(r.data.args).toEqual({ z: 3 });
+    writeFileSync(gate, "");
+    expect(await program).toEqual({ waited: true });
+    expect((await direct).data.args).toEqual({ z: 3 });
+    rmSync(dirname(gate), { recursive: true, force: true });
   });
 
   it("startTimeoutMs bounds a start per connector, and the failure says so", async () => {
