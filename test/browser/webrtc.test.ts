@@ -40,8 +40,6 @@ afterAll(async () => {
   if (filesDir) await rm(filesDir, { recursive: true, force: true });
 });
 
-/** STUN is sent within milliseconds of setLocalDescription; give every attack this long. */
-const LISTEN_MS = 2000;
 const POLL = { timeout: 20_000, interval: 100 };
 
 async function listeners(ctx: TestContext) {
@@ -59,7 +57,18 @@ async function notesOf(view: FrameLocator | Page, state: "visible" | "attached" 
   return parseNotes((await view.locator("#out").textContent()) ?? "");
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Silence is checked after a later packet of the same kind: once the page under test has run its
+ * attacks, a page nothing guards sends STUN to a listener of its own, and the test waits for it to
+ * arrive. STUN from an attack started earlier, in the same browser, would have arrived by then.
+ */
+async function canaryHeard(ctx: TestContext): Promise<void> {
+  const canary = await udpListener();
+  const page = await context.newPage();
+  ctx.onTestFinished(async () => { await page.close(); await canary.close(); });
+  await page.setContent(`<!doctype html><script>var pc = new RTCPeerConnection({ iceServers: [{ urls: "stun:127.0.0.1:${canary.port}" }] }); pc.createDataChannel("d"); pc.createOffer().then(function (o) { return pc.setLocalDescription(o); });</script>`);
+  await expect.poll(() => canary.packets, POLL).toBeGreaterThan(0);
+}
 
 function consoleOf(ctx: TestContext, page: Page) {
   const logs: string[] = [];
@@ -89,7 +98,9 @@ describe("WebRTC in a view (UDP listeners on 127.0.0.1)", () => {
     const notes = await notesOf(page);
     expect(notes.direct).toBe("sent");
     await expect.poll(() => all.direct.packets, POLL).toBeGreaterThan(0);
-    await sleep(LISTEN_MS);
+    // The canary the guarded tests wait for comes after these attacks' packets, so their silence
+    // is not the canary's haste.
+    await canaryHeard(ctx);
     expect(leaks().length).toBeGreaterThan(3);
   });
 
@@ -114,7 +125,7 @@ describe("WebRTC in a view (UDP listeners on 127.0.0.1)", () => {
     await host.page.evaluate((html) => (globalThis as any).__mount(html, {}), shellHtml());
     await host.page.evaluate((r) => (globalThis as any).__deliverToolResult(r), fake.resultFor({ id: "webrtc-1", html: attackPage(ports) }));
     const notes = await notesOf(host.page.frameLocator("#shell").frameLocator("#view"));
-    await sleep(LISTEN_MS);
+    await canaryHeard(ctx);
     expect(leaks()).toEqual([]);
     expectGuarded(notes);
   });
@@ -127,7 +138,7 @@ describe("WebRTC in a view (UDP listeners on 127.0.0.1)", () => {
     ctx.onTestFinished(() => page.close());
     await page.goto(pathToFileURL(path).href);
     const notes = await notesOf(page.frameLocator("iframe"));
-    await sleep(LISTEN_MS);
+    await canaryHeard(ctx);
     expect(leaks()).toEqual([]);
     expectGuarded(notes);
   });
@@ -144,7 +155,7 @@ describe("WebRTC in a view (UDP listeners on 127.0.0.1)", () => {
     const app = host.page.frameLocator("#shell").frameLocator("#app");
     // The host harness gives the relay's frame no height until the app asks for one.
     const notes = await notesOf(app, "attached");
-    await sleep(LISTEN_MS);
+    await canaryHeard(ctx);
     expect(leaks()).toEqual([]);
     expectGuarded(notes);
     // The page kept its rendering mode: the guard went in after its doctype.
@@ -169,7 +180,7 @@ describe("WebRTC in a view (UDP listeners on 127.0.0.1)", () => {
     expect(slot).toBeTruthy();
     const child = `<script>var pc = new RTCPeerConnection({ iceServers: [{ urls: "stun:127.0.0.1:${ports.direct}" }] }); pc.createDataChannel("d"); pc.createOffer().then(function (o) { return pc.setLocalDescription(o); });</script>`;
     await cdp.send("DOM.setOuterHTML", { nodeId: slot.nodeId, outerHTML: `<div id="slot"><iframe srcdoc="${child.replace(/&/g, "&amp;").replace(/"/g, "&quot;")}"></iframe></div>` });
-    await sleep(LISTEN_MS);
+    await canaryHeard(ctx);
     expect(all.direct.packets).toBe(0);
     expect(await view.locator("#slot").count()).toBe(1);
     expect(await view.locator("iframe").count()).toBe(0);
