@@ -230,7 +230,7 @@ describe("approvals inside programs", () => {
       ac.abort();
       await run;
       // The question is withdrawn (the client's handler sees its request cancelled) and its late "approve" runs nothing.
-      await expect.poll(() => s.withdrawn).toBe(1);
+      await waitFor(() => s.withdrawn === 1, "the question withdrawn at the client");
       expect(await value(s.a, `async () => (await atrium.call("w.count_records", {})).count`)).toBe(0);
       expect(s.records()).toEqual([]);
     });
@@ -252,7 +252,7 @@ describe("approvals inside programs", () => {
     await session({ answers: [never] }, async (s) => {
       expect(await value(s.a, `async () => { atrium.call("w.add_record", { n: 1 }).catch(() => {}); return "done"; }`)).toBe("done");
       // Whether the question went out before the run ended or not, none stays open and nothing is written.
-      await expect.poll(() => s.withdrawn).toBe(s.questions.length);
+      await waitFor(() => s.withdrawn === s.questions.length, "every question put withdrawn");
       expect(await value(s.a, `async () => (await atrium.call("w.count_records", {})).count`)).toBe(0);
       expect(s.records()).toEqual([]);
     });
