@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./chromium.js";
-import { waitFor } from "../harness/until.js";
+import { WAIT_MS, waitFor } from "../harness/until.js";
 import { buildHostBundle, type HostBundle, type HostServer, openHostPage, startHostServer } from "./harness.js";
 import { startAtrium, nodeServer, fixture, npmBin, type Atrium } from "../harness/atrium-client.js";
 
@@ -67,7 +67,7 @@ afterAll(async () => {
   rmSync(logs, { recursive: true, force: true });
 });
 
-const POLL = { timeout: 20_000, interval: 100 };
+const POLL = { timeout: WAIT_MS, interval: 100 };
 
 /**
  * The model's direct call, then what an Apps host does with its result: reads the UI it names
@@ -85,7 +85,7 @@ async function render(tool: "call_tool" | "call_destructive_tool", address: stri
     forwarded.push({ name, args: a });
     return atrium.call(name, a);
   });
-  host.page.setDefaultTimeout(20_000);
+  host.page.setDefaultTimeout(WAIT_MS);
   await host.page.evaluate((html) => (globalThis as any).__mount(html, {}), (read.contents[0] as { text: string }).text);
   await host.page.evaluate(([r, input]) => (globalThis as any).__deliverToolResult(r, { args: input }), [result, { address, args }] as const);
   const app = host.page.frameLocator("#shell").frameLocator("#app");

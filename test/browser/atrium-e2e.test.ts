@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, FrameLocator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./chromium.js";
-import { waitFor } from "../harness/until.js";
+import { WAIT_MS, waitFor } from "../harness/until.js";
 import { buildHostBundle, type HostBundle, type HostServer, openHostPage, startHostServer } from "./harness.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import { startAtrium, nodeServer, demoServer, type Atrium } from "../harness/atrium-client.js";
@@ -44,14 +44,14 @@ async function hostWith(result: unknown) {
     // Forwarded with the request's _meta, as a host passes it on.
     return atrium.client.request({ method: "tools/call", params: { name, arguments: args, ...(meta && { _meta: meta }) } }, CallToolResultSchema);
   });
-  host.page.setDefaultTimeout(20_000);
+  host.page.setDefaultTimeout(WAIT_MS);
   await host.page.evaluate((html) => (globalThis as any).__mount(html, {}), shell);
   await host.page.evaluate((r) => (globalThis as any).__deliverToolResult(r), result);
   const view: FrameLocator = host.page.frameLocator("#shell").frameLocator("#view");
   return { ...host, view };
 }
 
-const POLL = { timeout: 20_000, interval: 100 };
+const POLL = { timeout: WAIT_MS, interval: 100 };
 
 describe("a real atrium behind an MCP Apps host in Chromium", () => {
   it("renders the demo view, refreshes and drills down through call_tool, and keeps a screenshot", async () => {

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, FrameLocator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { SHELL_MIME, SHELL_URI, shellHtml, VIEW_CSP } from "../../glue/views/shell-page.js";
 import { launchChromium } from "./chromium.js";
-import { waitFor } from "../harness/until.js";
+import { WAIT_MS, waitFor } from "../harness/until.js";
 import { buildHostBundle, FakeAtrium, type HostBundle, type HostServer, openHostPage, parseNotes, ReadError, startHostServer, type ViewPayload } from "./harness.js";
 
 let browser: Browser;
@@ -39,7 +39,7 @@ async function setup(ctx: TestContext, config: Mount = {}) {
   const { page } = host;
   ctx.onTestFailed(() => console.error(`browser console for "${ctx.task.name}":\n${host.console.join("\n")}`));
   ctx.onTestFinished(() => page.close());
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(WAIT_MS);
   await page.evaluate(([html, cfg]) => (globalThis as any).__mount(html, cfg), [shellHtml(), config] as const);
   const view: FrameLocator = page.frameLocator("#shell").frameLocator("#view");
   return {
@@ -78,7 +78,7 @@ const methods = (log: LogEntry[]) => log.map((e) => e.data?.method ?? (e.data?.i
 /** The methods the view sent, without its answers (to the host's pings). */
 const sent = (log: LogEntry[]) => methods(log).filter((m) => !m.startsWith("response#"));
 /** Polls patiently: under a loaded machine a page and its frames can take seconds to load. */
-const POLL = { timeout: 15_000, interval: 50 };
+const POLL = { timeout: WAIT_MS, interval: 50 };
 
 // Pages write results with note(key, value) and signal completion with done().
 const PRELUDE = `<script>

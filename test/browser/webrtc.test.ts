@@ -19,6 +19,7 @@ import { allowAttribute, cspFor } from "../../glue/apps/csp.js";
 import { launchChromium } from "./chromium.js";
 import { buildHostBundle, FakeAtrium, type HostBundle, type HostServer, openHostPage, parseNotes, startHostServer } from "./harness.js";
 import { ATTACKS, type Attack, attackPage, type Listener, udpListener } from "./webrtc-attacks.js";
+import { WAIT_MS } from "../harness/until.js";
 
 let browser: Browser;
 let context: BrowserContext;
@@ -40,7 +41,7 @@ afterAll(async () => {
   if (filesDir) await rm(filesDir, { recursive: true, force: true });
 });
 
-const POLL = { timeout: 20_000, interval: 100 };
+const POLL = { timeout: WAIT_MS, interval: 100 };
 
 async function listeners(ctx: TestContext) {
   const all = Object.fromEntries(await Promise.all(ATTACKS.map(async (a) => [a, await udpListener()] as const))) as Record<Attack, Listener>;
@@ -53,7 +54,7 @@ async function listeners(ctx: TestContext) {
 
 /** `attached`: wait for the page to have run, whether or not its frame is laid out with a size. */
 async function notesOf(view: FrameLocator | Page, state: "visible" | "attached" = "visible"): Promise<Record<string, string>> {
-  await view.locator("#done").waitFor({ timeout: 20_000, state });
+  await view.locator("#done").waitFor({ timeout: WAIT_MS, state });
   return parseNotes((await view.locator("#out").textContent()) ?? "");
 }
 
