@@ -6,7 +6,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./chromium.js";
 import { atriumBin } from "../harness/atrium-client.js";
-import { WAIT_MS } from "../harness/until.js";
+import { WAIT_MS, waitForValue } from "../harness/until.js";
 
 let browser: Browser;
 let demo: ChildProcess;
@@ -18,10 +18,7 @@ beforeAll(async () => {
   demo.stdout!.on("data", (c) => { out += c; });
   [browser, url] = await Promise.all([
     launchChromium(),
-    new Promise<string>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`no live URL from atrium demo --serve:\n${out}`)), 60_000);
-      demo.stdout!.on("data", () => { const m = /live view: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out); if (m) { clearTimeout(t); resolve(m[1]); } });
-    }),
+    waitForValue(() => /live view: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1], "the live URL from atrium demo --serve"),
   ]);
 });
 afterAll(async () => {
