@@ -13,7 +13,8 @@ import { ConnectorRegistry } from "../glue/connectors/registry.js";
 import { validateConfig } from "../glue/config/validate.js";
 import { core } from "../glue/decisions/core.js";
 
-const WALL_MS = 1500;
+// Long enough for a run to reach its first call on a loaded machine; ended by it, never by the call.
+const WALL_MS = 5000;
 const CONNECTOR_TIMEOUT_MS = 60_000; // far longer than the run: a call must still end with its run
 // How long slow_write waits before its late write: longer than any test here lasts, so a late
 // write can only mean the call was never cancelled. That the downstream was cancelled is read from
