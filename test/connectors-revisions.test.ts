@@ -160,13 +160,21 @@ describe("connectors reach servers of either revision", () => {
   });
 
   it("a server that exits on the server/discover probe is started again without it, and its restarts skip the probe", async () => {
+    // The first process got the probe and exited on it; the one started after the last probe got
+    // initialize first. (On a loaded machine a process can boot slower than the probe's 3 s: that
+    // start is taken for a silent 2025 server, fails when the process exits on the probe it read
+    // late, and is retried with the probe, so there may be one more probe before the last start.)
     const first = lines(log("strict"));
-    expect(first.slice(0, 3)).toEqual(["spawn", "server/discover", "spawn"]);
-    expect(first[3]).toBe("initialize");
+    expect(first.slice(0, 2)).toEqual(["spawn", "server/discover"]);
+    const served = first.indexOf("initialize");
+    expect(first[served - 1]).toBe("spawn");
+    expect(first.lastIndexOf("server/discover")).toBe(served - 2);
+    const probes = first.filter((l) => l === "server/discover").length;
+    const spawns = first.filter((l) => l === "spawn").length;
     await a.call("call_tool", { address: "strict.crash" }); // exits the process: atrium restarts it
-    await waitFor(async () => lines(log("strict")).filter((l) => l === "spawn").length === 3 && (await a.json("call_tool", { address: "strict.peek", resultMode: "value" })).data === "peeked", "strict restarted and answering");
+    await waitFor(async () => lines(log("strict")).filter((l) => l === "spawn").length === spawns + 1 && (await a.json("call_tool", { address: "strict.peek", resultMode: "value" })).data === "peeked", "strict restarted and answering");
     const after = lines(log("strict"));
-    expect(after.filter((l) => l === "server/discover")).toHaveLength(1);
+    expect(after.filter((l) => l === "server/discover")).toHaveLength(probes);
     expect(after[after.lastIndexOf("spawn") + 1]).toBe("initialize");
   });
 });
