@@ -9,6 +9,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { openActivityLog } from "../glue/activity/log.js";
 import { ACTIVITY_LINE_BYTES_MAX } from "../glue/decisions/generated/spec.js";
 import { atriumBin } from "./harness/atrium-client.js";
+import { waitFor } from "./harness/until.js";
 
 let state: string;
 const env = () => ({ ...process.env, ATRIUM_STATE_DIR: state });
@@ -69,10 +70,7 @@ describe("atrium log", () => {
     const child = spawn(process.execPath, [atriumBin, "log", "--follow", "--connector", "late"], { env: env(), stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (c: Buffer) => { out += c.toString(); });
-    const seen = async (what: string) => {
-      const end = Date.now() + 20_000;
-      while (!out.includes(what) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-    };
+    const seen = (what: string) => waitFor(() => out.includes(what), `${what} printed by --follow`);
     try {
       // Its first print comes after it took the file's end: what is written next is new.
       await seen("connector_start");

@@ -9,11 +9,12 @@ import { tmpdir } from "node:os";
 import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import { withInputRequired } from "@modelcontextprotocol/client";
 import { startAtrium, fixture, programValue, type Atrium } from "./harness/atrium-client.js";
+import { waitFor } from "./harness/until.js";
 
 interface Question { mode?: string; message: string; requestedSchema: { properties: { choice: { oneOf: { const: string; title: string }[] } }; required: string[] } }
 /** One scripted answer: given the question and the request's abort signal, the elicitation result (or a throw). */
 type Script = (q: Question, signal: AbortSignal) => unknown;
-interface Session { a: Atrium; questions: Question[]; withdrawn: number; records(): { tool: string; args: Record<string, unknown> }[] }
+interface Session { a: Atrium; questions: Question[]; withdrawn: number; records(): { tool: string; args: Record<string, unknown> }[]; recorded(): string[] }
 
 const once: Script = () => ({ action: "accept", content: { choice: "run_once" } });
 const rest: Script = () => ({ action: "accept", content: { choice: "run_rest" } });
@@ -22,7 +23,7 @@ const cancel: Script = () => ({ action: "cancel" });
 /** Never answers; settles only once the question is withdrawn (notifications/cancelled aborts the handler's signal), and then approves, too late. */
 const never: Script = (_q, signal) => new Promise((resolve) => signal.addEventListener("abort", () => resolve({ action: "accept", content: { choice: "run_once" } })));
 
-interface SessionOptions { answers?: Script[]; sandbox?: Record<string, unknown>; keep?: string[]; elicitation?: Record<string, unknown> | false; revision?: "2026-07-28" }
+interface SessionOptions { answers?: Script[]; sandbox?: Record<string, unknown>; keep?: string[]; elicitation?: Record<string, unknown> | false; revision?: "2026-07-28"; recorder?: boolean }
 
 async function session(o: SessionOptions, body: (s: Session) => Promise<void>): Promise<void> {
   const questions: Question[] = [];
@@ -43,13 +44,18 @@ async function session(o: SessionOptions, body: (s: Session) => Promise<void>): 
       });
     },
     config: {
-      mcpServers: { w: { command: process.execPath, args: [fixture("writes-server"), log], ...(o.keep && { keepOutsidePrograms: o.keep }) } },
+      mcpServers: {
+        w: { command: process.execPath, args: [fixture("writes-server"), log], ...(o.keep && { keepOutsidePrograms: o.keep }) },
+        // A read-only downstream that logs each slow_write's start and its cancel ("start <id> <tag>", "cancelled <id> <tag>").
+        ...(o.recorder && { n: { command: process.execPath, args: [fixture("nasty-server")], env: { FIXTURE_WRITE_LOG: join(dir, "recorder.log") } } }),
+      },
       ...(o.sandbox && { atrium: { sandbox: o.sandbox } }),
     },
   });
   const records = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
   try {
-    await body({ a, questions, get withdrawn() { return state.withdrawn; }, records });
+    const recorded = () => (existsSync(join(dir, "recorder.log")) ? readFileSync(join(dir, "recorder.log"), "utf8").split("\n").filter(Boolean) : []);
+    await body({ a, questions, get withdrawn() { return state.withdrawn; }, records, recorded });
   } finally {
     await a.close();
     rmSync(dir, { recursive: true, force: true });
@@ -182,15 +188,27 @@ describe("approvals inside programs", () => {
     });
   });
 
-  it("the wall clock stops while the person decides (on both revisions): a 1 s program answered after 2 s still completes", async () => {
-    const late: Script = () => new Promise((resolve) => setTimeout(() => resolve({ action: "accept", content: { choice: "run_once" } }), 2000));
+  it("the wall clock stops while the person decides (on both revisions): a program whose question stays open longer than its whole wall clock still completes", async () => {
+    const WALL_MS = 3000;
     for (const revision of [undefined, "2026-07-28"] as const) {
-      await session({ answers: [late], sandbox: { programWallMs: 1000 }, revision }, async ({ a, records }) => {
-        expect(await value(a, `async () => { const r = await atrium.call("w.add_record", { n: 1 }); return r.recorded; }`)).toBe(1);
+      let answer!: () => void;
+      const answered = new Promise<void>((r) => { answer = r; });
+      const late: Script = async () => { await answered; return { action: "accept", content: { choice: "run_once" } }; };
+      // The CPU budget is above the wall, so the spinning program below ends by its wall clock.
+      await session({ answers: [late], sandbox: { programWallMs: WALL_MS, programCpuMs: 4 * WALL_MS, workers: 2 }, revision }, async ({ a, questions, records }) => {
+        const asking = value(a, `async () => { const r = await atrium.call("w.add_record", { n: 1 }); return r.recorded; }`);
+        await waitFor(() => questions.length === 1, "the question at the client");
+        // A program started after the question was put runs out its whole wall clock: more than
+        // WALL_MS have passed since, and had the asking run's clock kept going, it would have ended first.
+        const spinner = await a.call("execute_code", { code: "async () => { for (;;) {} }" });
+        expect((spinner.structuredContent as any).error).toMatchObject({ code: "timeout", details: { budget: "program_wall_ms" } });
+        answer();
+        expect(await asking).toBe(1);
         expect(records()).toHaveLength(1);
       });
     }
   });
+
 
   it("a question never answered ends at approvalWaitMs as a decline, withdrawn from the client; the next question finds no wait left", async () => {
     await session({ answers: [never, once], sandbox: { approvalWaitMs: 1000 } }, async (s) => {
@@ -212,7 +230,7 @@ describe("approvals inside programs", () => {
       ac.abort();
       await run;
       // The question is withdrawn (the client's handler sees its request cancelled) and its late "approve" runs nothing.
-      await expect.poll(() => s.withdrawn).toBe(1);
+      await waitFor(() => s.withdrawn === 1, "the question withdrawn at the client");
       expect(await value(s.a, `async () => (await atrium.call("w.count_records", {})).count`)).toBe(0);
       expect(s.records()).toEqual([]);
     });
@@ -234,7 +252,7 @@ describe("approvals inside programs", () => {
     await session({ answers: [never] }, async (s) => {
       expect(await value(s.a, `async () => { atrium.call("w.add_record", { n: 1 }).catch(() => {}); return "done"; }`)).toBe("done");
       // Whether the question went out before the run ended or not, none stays open and nothing is written.
-      await expect.poll(() => s.withdrawn).toBe(s.questions.length);
+      await waitFor(() => s.withdrawn === s.questions.length, "every question put withdrawn");
       expect(await value(s.a, `async () => (await atrium.call("w.count_records", {})).count`)).toBe(0);
       expect(s.records()).toEqual([]);
     });
@@ -249,8 +267,8 @@ describe("approvals inside programs", () => {
     });
   });
 
-  it("2026-07-28: the run parks on its question; a retry with a forged or stale requestState resumes nothing, and an unanswered run is abandoned after approvalWaitMs", async () => {
-    await session({ revision: "2026-07-28", sandbox: { approvalWaitMs: 1000 } }, async ({ a, records }) => {
+  it("2026-07-28: the run parks on its question; a retry with a forged or stale requestState resumes nothing, the genuine one resumes it once", async () => {
+    await session({ revision: "2026-07-28" }, async ({ a, records }) => {
       const params = { name: "execute_code", arguments: { code: `async () => atrium.call("w.add_record", { n: 1 }, { reason: "parked" })` } };
       const ask = () => a.client.request({ method: "tools/call", params }, withInputRequired(CallToolResultSchema), { allowInputRequired: true }) as Promise<any>;
       const retry = (requestState: string, choice = "run_once") => a.client.request({ method: "tools/call", params: { ...params, inputResponses: { approve: { action: "accept", content: { choice } } }, requestState } } as never, withInputRequired(CallToolResultSchema), { allowInputRequired: true }) as Promise<any>;
@@ -273,11 +291,20 @@ describe("approvals inside programs", () => {
       // Used once: the same state again finds nothing, and nothing runs twice.
       expect((await retry(state)).structuredContent.error.code).toBe("not_found");
       expect(records()).toHaveLength(1);
-      // A run whose retry never comes is abandoned once its wait budget is spent.
-      const parked = await ask();
-      await new Promise((r) => setTimeout(r, 2000));
-      expect((await retry(parked.requestState)).structuredContent.error.code).toBe("not_found");
-      expect(records()).toHaveLength(1);
+    });
+  });
+
+  it("2026-07-28: a parked run whose retry never comes is abandoned once approvalWaitMs is spent: its calls in flight are cancelled, and its state finds nothing", async () => {
+    await session({ revision: "2026-07-28", sandbox: { approvalWaitMs: 1000 }, recorder: true }, async ({ a, records, recorded }) => {
+      // Before its question, the program leaves a call running on another connector: the run's end cancels it there.
+      const params = { name: "execute_code", arguments: { code: `async () => { atrium.call("n.slow_write", { ms: 600000, tag: "parked" }).catch(() => {}); await n.echo({}); return atrium.call("w.add_record", { n: 1 }, { reason: "parked" }); }` } };
+      const parked = await a.client.request({ method: "tools/call", params }, withInputRequired(CallToolResultSchema), { allowInputRequired: true }) as any;
+      expect(parked.resultType).toBe("input_required");
+      expect(recorded().some((l) => /^start \S+ parked$/.test(l))).toBe(true);
+      await waitFor(() => recorded().some((l) => /^cancelled \S+ parked$/.test(l)), "the parked run abandoned (its call cancelled downstream)");
+      const retried = await a.client.request({ method: "tools/call", params: { ...params, inputResponses: { approve: { action: "accept", content: { choice: "run_once" } } }, requestState: parked.requestState } } as never, withInputRequired(CallToolResultSchema), { allowInputRequired: true }) as any;
+      expect(retried.structuredContent.error.code).toBe("not_found");
+      expect(records()).toEqual([]);
     });
   });
 });

@@ -2,11 +2,12 @@
 // order, a bad config stops everything with messages naming the path, doctor explains
 // failures on stdout, the terminal banner.
 import { describe, it, expect, afterAll } from "vitest";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { atriumBin, repo, fixture, nodeServer, demoServer } from "./harness/atrium-client.js";
+import { waitFor } from "./harness/until.js";
 
 const dir = mkdtempSync(join(tmpdir(), "atrium-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -88,11 +89,22 @@ describe("atrium command line", () => {
     expect(r.stdout).toContain("1 connector(s) failed");
   });
 
-  it("in a terminal, serve prints what it serves and the host snippet on stderr", () => {
-    const r = spawnSync("bash", ["-c", `sleep 3 | script -qc '${process.execPath} ${atriumBin}' /dev/null`], { cwd: dir, encoding: "utf8", timeout: 20_000, env: { ...process.env, ATRIUM_CONFIG: "" } });
-    expect(r.stdout).toContain("is serving MCP on stdio");
-    expect(r.stdout).toMatch(/connectors: 1, tools: 5 \(4 read-only, 1 approval-required\)/);
-    expect(r.stdout).toContain('"mcpServers"');
+  it("in a terminal, serve prints what it serves and the host snippet on stderr", async () => {
+    // script(1) gives atrium a terminal; its stdin stays open until the banner is out (then
+    // closing it ends atrium), however long the start takes.
+    const child = spawn("script", ["-qc", `${process.execPath} ${atriumBin}`, "/dev/null"], { cwd: dir, env: { ...process.env, ATRIUM_CONFIG: "" }, stdio: ["pipe", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => { out += c.toString(); });
+    const exited = new Promise((r) => child.on("exit", r));
+    try {
+      await waitFor(() => out.includes('"mcpServers"') && out.includes("}"), "the banner with the host snippet");
+    } finally {
+      child.stdin.end();
+      await exited;
+    }
+    expect(out).toContain("is serving MCP on stdio");
+    expect(out).toMatch(/connectors: 1, tools: 5 \(4 read-only, 1 approval-required\)/);
+    expect(out).toContain('"mcpServers"');
   });
 
   it("without a terminal, serve writes nothing but protocol on stdout", () => {

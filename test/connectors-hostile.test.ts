@@ -4,8 +4,10 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { execFileSync } from "node:child_process";
 import { startAtrium, fixture, nodeServer, type Atrium } from "./harness/atrium-client.js";
+import { waitFor } from "./harness/until.js";
 
 const err = (r: any) => r.structuredContent?.error;
+const STUCK_TIMEOUT_MS = 5000;
 
 describe("hostile connectors", () => {
   let a: Atrium;
@@ -14,10 +16,16 @@ describe("hostile connectors", () => {
       config: {
         mcpServers: {
           ann: nodeServer(fixture("annotations-server"), { readOnlyTools: ["no_annotations", "ro_absent__de_true"], approvalTools: ["ro_true__de_false"] }),
-          nasty: nodeServer(fixture("nasty-server"), { timeoutMs: 400, maxResultBytes: 50_000, env: { FIXTURE_STDERR_SPAM: "2000" } }),
+          nasty: nodeServer(fixture("nasty-server"), { maxResultBytes: 50_000, env: { FIXTURE_STDERR_SPAM: "2000" } }),
+          // Its own connector for the hang: a deadline short enough to wait out, long enough for any
+          // answer on a loaded machine (the call after the hang must still be answered within it).
+          stuck: nodeServer(fixture("nasty-server"), { timeoutMs: STUCK_TIMEOUT_MS }),
           broken: nodeServer(fixture("nasty-server"), { env: { FIXTURE_CRASH_ON_START: "1" } }),
           many: nodeServer(fixture("many-tools-server"), { env: { FIXTURE_TOOL_COUNT: "350" } }),
         },
+        // broken keeps retrying (retryable) however long the tests before its own take: with the
+        // default five, a slow machine could use them all up first.
+        atrium: { connectors: { startRetries: 100 } },
       },
     });
   });
@@ -48,10 +56,10 @@ describe("hostile connectors", () => {
   });
 
   it("a tool that hangs hits the connector's timeout (retryable), and the connector keeps serving", async () => {
-    const r = await a.call("call_tool", { address: "nasty.hang" });
-    expect(err(r)).toMatchObject({ code: "timeout", retryable: true });
-    expect(err(r).message).toContain(`"timeoutMs" for connector nasty`);
-    const echo = await a.json("call_tool", { address: "nasty.echo", args: { after: "hang" }, resultMode: "value" });
+    const r = await a.call("call_tool", { address: "stuck.hang" });
+    expect(err(r)).toMatchObject({ code: "timeout", retryable: true, details: { timeoutMs: STUCK_TIMEOUT_MS } });
+    expect(err(r).message).toContain(`"timeoutMs" for connector stuck`);
+    const echo = await a.json("call_tool", { address: "stuck.echo", args: { after: "hang" }, resultMode: "value" });
     expect(echo.ok).toBe(true);
   });
 
@@ -130,25 +138,14 @@ describe("hostile connectors", () => {
   it("tools/list_changed from a downstream refreshes the catalog", async () => {
     expect((await a.json("search_tools", { query: "freshly_added_tool" })).results.some((x: any) => x.address === "nasty.freshly_added_tool")).toBe(false);
     await a.call("call_tool", { address: "nasty.add_tool", args: { name: "freshly_added_tool" } });
-    let found = false;
-    for (let i = 0; i < 40 && !found; i++) {
-      found = (await a.json("search_tools", { query: "freshly_added_tool" })).results.some((x: any) => x.address === "nasty.freshly_added_tool");
-      if (!found) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(found).toBe(true);
+    await waitFor(async () => (await a.json("search_tools", { query: "freshly_added_tool" })).results.some((x: any) => x.address === "nasty.freshly_added_tool"), "nasty.freshly_added_tool in the catalog");
   });
 
   it("a crash mid-call is unavailable (with the stderr tail), then the connector is restarted and serves again", async () => {
     const r = await a.call("call_tool", { address: "nasty.crash" });
     expect(err(r)).toMatchObject({ code: "unavailable", retryable: true });
     expect(err(r).message).toContain("crashing on purpose");
-    let back = false;
-    for (let i = 0; i < 60 && !back; i++) {
-      const e = await a.call("call_tool", { address: "nasty.echo", args: {}, resultMode: "value" });
-      back = !e.isError;
-      if (!back) await new Promise((res) => setTimeout(res, 100));
-    }
-    expect(back).toBe(true);
+    await waitFor(async () => !(await a.call("call_tool", { address: "nasty.echo", args: {}, resultMode: "value" })).isError, "nasty restarted and answering");
   });
 });
 
@@ -165,9 +162,7 @@ describe("no orphans", () => {
       expect(kids.length).toBe(2);
       if (how === "stdin close") await a.close();
       else process.kill(pid, how);
-      for (let i = 0; i < 100 && (alive(pid) || kids.some(alive)); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(alive(pid)).toBe(false);
-      expect(kids.filter(alive)).toEqual([]);
+      await waitFor(() => !alive(pid) && !kids.some(alive), `atrium (${pid}) and its children (${kids.join(", ")}) ended`);
       await a.close();
     });
   }

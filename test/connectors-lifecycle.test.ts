@@ -7,12 +7,12 @@ import { describe, it, expect, afterEach } from "vitest";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { startAtrium, fixture, nodeServer, atriumBin, type Atrium } from "./harness/atrium-client.js";
 import { sendWeb, webRequest } from "./harness/web-http.js";
-import { eventually as until } from "./harness/until.js";
+import { waitFor } from "./harness/until.js";
 
 const err = (r: any) => r.structuredContent?.error;
 let open: Atrium[] = [];
@@ -52,7 +52,7 @@ const freePort = async () => {
 describe("start-up that never blocks", () => {
   it("a call to a healthy connector is answered while a slow one is still starting", async () => {
     const a = await start({ mcpServers: { slow: { command: "sleep", args: ["1000"] }, nasty: nodeServer(fixture("nasty-server")) } });
-    expect(await until(async () => !(await a.call("call_tool", { address: "nasty.echo", args: { x: 1 }, resultMode: "value" })).isError)).toBe(true);
+    await waitFor(async () => !(await a.call("call_tool", { address: "nasty.echo", args: { x: 1 }, resultMode: "value" })).isError, "nasty.echo answering");
     // Answered while the slow connector is still in its first attempt (its deadline is 60 s).
     expect((await stateOf(a, "slow"))?.state).toBe("starting");
     const v = await a.value(`async () => (await nasty.echo({ y: 2 })).args`);
@@ -61,17 +61,22 @@ describe("start-up that never blocks", () => {
   });
 
   it("a call and a program that name a connector still starting wait for that one, then run", async () => {
-    const a = await start({ mcpServers: { late: nodeServer(fixture("nasty-server"), { env: { FIXTURE_START_DELAY_MS: "1500" } }) } });
+    // The connector comes up when the test opens its gate, not after some time.
+    const gate = join(mkdtempSync(join(tmpdir(), "atrium-late-")), "open");
+    const a = await start({ mcpServers: { late: nodeServer(fixture("nasty-server"), { env: { FIXTURE_START_GATE: gate } }) } });
+    const program = a.value(`async () => (await late.echo({ waited: true })).args`);
+    const direct = a.json("call_tool", { address: "late.echo", args: { z: 3 }, resultMode: "value" });
+    // A search sent after both is answered with the connector still starting: both arrived before it was up.
     expect((await stateOf(a, "late"))?.state).toBe("starting");
-    const v = await a.value(`async () => (await late.echo({ waited: true })).args`);
-    expect(v).toEqual({ waited: true });
-    const r = await a.json("call_tool", { address: "late.echo", args: { z: 3 }, resultMode: "value" });
-    expect(r.data.args).toEqual({ z: 3 });
+    writeFileSync(gate, "");
+    expect(await program).toEqual({ waited: true });
+    expect((await direct).data.args).toEqual({ z: 3 });
+    rmSync(dirname(gate), { recursive: true, force: true });
   });
 
   it("startTimeoutMs bounds a start per connector, and the failure says so", async () => {
     const a = await start({ mcpServers: { mute: { command: "sleep", args: ["1000"], startTimeoutMs: 500 } }, atrium: { connectors: { startRetries: 0 } } });
-    expect(await until(async () => (await stateOf(a, "mute"))?.state === "failed")).toBe(true);
+    await waitFor(async () => (await stateOf(a, "mute"))?.state === "failed", "mute failed");
     const e = err(await a.call("call_tool", { address: "mute.anything" }));
     expect(e.code).toBe("unavailable");
     expect(e.message).toContain("within 500 ms (startTimeoutMs)");
@@ -82,14 +87,14 @@ describe("a failed start is retried in the background", () => {
   it("a remote server that comes up late is reached without restarting atrium", async () => {
     const port = await freePort();
     const a = await start({ mcpServers: { late: { url: `http://127.0.0.1:${port}/mcp` } } });
-    expect(await until(async () => (await stateOf(a, "late"))?.state === "retrying")).toBe(true);
+    await waitFor(async () => (await stateOf(a, "late"))?.state === "retrying", "late retrying");
     const e = err(await a.call("call_tool", { address: "late.ping" }));
     expect(e).toMatchObject({ code: "unavailable", retryable: true });
     expect(e.message).toContain(`connection refused at http://127.0.0.1:${port}/mcp`);
     expect(e.message).toMatch(/tries again in \d+ s/);
     const http = await remoteOn(port);
     try {
-      expect(await until(async () => !(await a.call("call_tool", { address: "late.ping", resultMode: "value" })).isError, 30_000)).toBe(true);
+      await waitFor(async () => !(await a.call("call_tool", { address: "late.ping", resultMode: "value" })).isError, "late.ping answering");
     } finally {
       http.close();
     }
@@ -97,7 +102,7 @@ describe("a failed start is retried in the background", () => {
 
   it("E8: once the retries are used up, unavailable is no longer retryable", async () => {
     const a = await start({ mcpServers: { broken: nodeServer(fixture("nasty-server"), { env: { FIXTURE_CRASH_ON_START: "1" } }) }, atrium: { connectors: { startRetries: 1 } } });
-    expect(await until(async () => (await stateOf(a, "broken"))?.state === "failed")).toBe(true);
+    await waitFor(async () => (await stateOf(a, "broken"))?.state === "failed", "broken failed");
     const e = err(await a.call("call_tool", { address: "broken.echo" }));
     expect(e).toMatchObject({ code: "unavailable", retryable: false });
     expect(e.message).toContain("no attempts are left");
@@ -115,7 +120,7 @@ describe("a failed start is retried in the background", () => {
 
   it("a command that is not on PATH is explained, with how to give an absolute path", async () => {
     const a = await start({ mcpServers: { ghost: { command: "mcp-server-does-not-exist" } }, atrium: { connectors: { startRetries: 0 } } });
-    expect(await until(async () => (await stateOf(a, "ghost"))?.state === "failed")).toBe(true);
+    await waitFor(async () => (await stateOf(a, "ghost"))?.state === "failed", "ghost failed");
     const s = await stateOf(a, "ghost");
     expect(s.problem).toContain(`"mcp-server-does-not-exist" was not found on PATH`);
     expect(s.problem).toContain("absolute path");

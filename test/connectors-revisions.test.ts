@@ -15,21 +15,13 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { atriumBin, fixture, nodeServer, npmBin, startAtrium, type Atrium } from "./harness/atrium-client.js";
 import { startModernHttp, type ModernHttp } from "./fixtures/modern-kit.js";
+import { waitFor } from "./harness/until.js";
 
 const err = (r: any) => r.structuredContent?.error;
 const modern = fixture("modern-server");
 const strict = fixture("strict-init-server");
 const freePort = () => new Promise<number>((resolve) => { const s = createServer().listen(0, () => { const p = (s.address() as any).port; s.close(() => resolve(p)); }); });
 
-/** Polls `check` until it is true (bounded); answers whether it became true. */
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 10_000, everyMs = 25): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  return false;
-}
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
 
@@ -124,8 +116,7 @@ describe("connectors reach servers of either revision", () => {
     for (const id of ["m26", "h26"]) {
       const r = await a.call("call_destructive_tool", { address: `${id}.add_tool`, args: { name: `fresh_${id}` }, reason: "test" });
       expect(r.isError, id).toBeFalsy();
-      const seen = await until(async () => (await a.json("search_tools", { query: `fresh_${id}`, connector: id })).results.some((x: any) => x.address === `${id}.fresh_${id}`));
-      expect(seen, id).toBe(true);
+      await waitFor(async () => (await a.json("search_tools", { query: `fresh_${id}`, connector: id })).results.some((x: any) => x.address === `${id}.fresh_${id}`), `${id}.fresh_${id} in the catalog`);
       expect((await a.json("call_tool", { address: `${id}.fresh_${id}`, resultMode: "value" })).data).toBe(`extra tool fresh_${id}`);
     }
     expect(lines(log("m26"))).toContain("subscriptions/listen 2026-07-28");
@@ -136,16 +127,15 @@ describe("connectors reach servers of either revision", () => {
     const listens = () => http26.methods.filter((m) => m.startsWith("subscriptions/listen")).length;
     const before = listens();
     expect(http26.dropListenStreams()).toBe(1);
-    expect(await until(() => listens() > before)).toBe(true);
+    await waitFor(() => listens() > before, "a new subscriptions/listen");
     await a.call("call_destructive_tool", { address: "h26.add_tool", args: { name: "after_cut" }, reason: "test" });
-    expect(await until(async () => (await a.json("search_tools", { query: "after_cut", connector: "h26" })).results.some((x: any) => x.address === "h26.after_cut"))).toBe(true);
+    await waitFor(async () => (await a.json("search_tools", { query: "after_cut", connector: "h26" })).results.some((x: any) => x.address === "h26.after_cut"), "h26.after_cut in the catalog");
   });
 
   it("a 2026-only server that announces nothing is listed again when its list's ttlMs runs out, so its new tool reaches the catalog", async () => {
     const before = lines(log("ttl26")).filter((l) => l.startsWith("tools/list")).length;
     await a.call("call_destructive_tool", { address: "ttl26.add_tool", args: { name: "fresh_ttl" }, reason: "test" });
-    const seen = await until(async () => (await a.json("search_tools", { query: "fresh_ttl", connector: "ttl26" })).results.some((x: any) => x.address === "ttl26.fresh_ttl"));
-    expect(seen).toBe(true);
+    await waitFor(async () => (await a.json("search_tools", { query: "fresh_ttl", connector: "ttl26" })).results.some((x: any) => x.address === "ttl26.fresh_ttl"), "ttl26.fresh_ttl in the catalog");
     const log26 = lines(log("ttl26"));
     expect(log26.filter((l) => l.startsWith("tools/list")).length).toBeGreaterThan(before);
     expect(log26.some((l) => l.startsWith("subscriptions/listen"))).toBe(false); // it advertises no listChanged: nothing to listen to
@@ -163,21 +153,28 @@ describe("connectors reach servers of either revision", () => {
     writeFileSync(hold(), "");
     await a.call("call_tool", { address: "ttl26.harden" }); // announced to nobody: only the ttlMs re-list can see it
     // The re-list that carries the change is held by the server: atrium is inside its window until the file goes.
-    expect(await until(() => lines(log("ttl26")).includes("tools/list held"))).toBe(true);
+    await waitFor(() => lines(log("ttl26")).includes("tools/list held"), "ttl26's re-list held");
     const call = a.call("call_tool", { address: "ttl26.read_note", args: { id: "n1" } }); // made inside the window: it waits for the new list
     rmSync(hold());
     expect(err(await call)?.code).toBe("destructive_tool_requires_approval");
   });
 
   it("a server that exits on the server/discover probe is started again without it, and its restarts skip the probe", async () => {
+    // The first process got the probe and exited on it; the one started after the last probe got
+    // initialize first. (On a loaded machine a process can boot slower than the probe's 3 s: that
+    // start is taken for a silent 2025 server, fails when the process exits on the probe it read
+    // late, and is retried with the probe, so there may be one more probe before the last start.)
     const first = lines(log("strict"));
-    expect(first.slice(0, 3)).toEqual(["spawn", "server/discover", "spawn"]);
-    expect(first[3]).toBe("initialize");
+    expect(first.slice(0, 2)).toEqual(["spawn", "server/discover"]);
+    const served = first.indexOf("initialize");
+    expect(first[served - 1]).toBe("spawn");
+    expect(first.lastIndexOf("server/discover")).toBe(served - 2);
+    const probes = first.filter((l) => l === "server/discover").length;
+    const spawns = first.filter((l) => l === "spawn").length;
     await a.call("call_tool", { address: "strict.crash" }); // exits the process: atrium restarts it
-    const back = await until(async () => lines(log("strict")).filter((l) => l === "spawn").length === 3 && (await a.json("call_tool", { address: "strict.peek", resultMode: "value" })).data === "peeked", 20_000, 100);
-    expect(back).toBe(true);
+    await waitFor(async () => lines(log("strict")).filter((l) => l === "spawn").length === spawns + 1 && (await a.json("call_tool", { address: "strict.peek", resultMode: "value" })).data === "peeked", "strict restarted and answering");
     const after = lines(log("strict"));
-    expect(after.filter((l) => l === "server/discover")).toHaveLength(1);
+    expect(after.filter((l) => l === "server/discover")).toHaveLength(probes);
     expect(after[after.lastIndexOf("spawn") + 1]).toBe("initialize");
   });
 });

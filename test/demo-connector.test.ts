@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { waitFor } from "./harness/until.js";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
 const serverPath = join(repo, "dist/glue/demo/server.js");
@@ -232,15 +233,7 @@ describe("demo connector over stdio", () => {
     send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
     send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "list_incidents", arguments: { limit: 3 } } });
     send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "get_incident", arguments: { id: "INC-0000" } } });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out; stdout so far: ${stdout}`)), 10_000);
-      child.stdout.on("data", () => {
-        if (stdout.split("\n").filter(Boolean).length >= 4) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
+    await waitFor(() => stdout.split("\n").filter(Boolean).length >= 4, "four answers on stdout");
     child.stdin.end();
     const code = await new Promise((resolve) => child.on("exit", resolve));
     expect(code).toBe(0); // stdin closing ends the server cleanly

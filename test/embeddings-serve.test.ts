@@ -8,8 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { atriumBin, demoServer, nodeServer, startAtrium, type Atrium } from "./harness/atrium-client.js";
+import { atriumBin, demoServer, fixture, nodeServer, startAtrium, type Atrium } from "./harness/atrium-client.js";
 import { startStandIn, type StandIn } from "./harness/embed-endpoint.js";
 import { SemanticIndex } from "../glue/embeddings/semantic-index.js";
 
@@ -23,6 +22,8 @@ afterEach(async () => {
   standIn = undefined;
 });
 
+/** The start deadline of a connector that never answers: the window in which an embedder started too early would show. */
+const MUTE_START_MS = 3000;
 const config = (search: Record<string, unknown>) => ({ mcpServers: { desk: nodeServer(demoServer) }, atrium: { search } });
 
 describe("semantic search in a running atrium", () => {
@@ -44,22 +45,18 @@ describe("semantic search in a running atrium", () => {
 
   it("the embedder is not started while a connector's first start is still going: a cold start never shares the CPU with the model", async () => {
     standIn = await startStandIn("ollama");
-    const dir = mkdtempSync(join(tmpdir(), "atrium-held-start-"));
-    const flag = join(dir, "go");
-    // A connector whose process waits for a file before it becomes the demo server.
-    const held = { command: process.execPath, args: ["--input-type=module", "-e", `import { existsSync } from "node:fs"; while (!existsSync(${JSON.stringify(flag)})) await new Promise((r) => setTimeout(r, 25)); await import(${JSON.stringify(pathToFileURL(demoServer).href)});`] };
-    try {
-      atrium = await startAtrium({ config: { mcpServers: { desk: held }, atrium: { search: { embedder: { url: standIn.url, model: "m" } } } }, waitForConnectors: false });
-      const first = await atrium.json("search_tools", { query: "incidents" });
-      expect(first.unavailable).toEqual([expect.objectContaining({ connector: "desk", state: "starting" })]);
-      await new Promise((r) => setTimeout(r, 1_500));
-      expect(standIn.requests).toEqual([]); // the connector is still starting: the embedder has not been started
-      writeFileSync(flag, "");
-      await standIn.arrived(1); // its first start settled: now the embedder starts (its probe)
-      expect(standIn.texts()).toContain("probe");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    standIn.hold(); // the embedder's probe gets no answer: it goes no further than asking
+    // A connector that never answers initialize: its first start settles only when its start
+    // deadline runs out (then it is failed: no retries).
+    const mute = nodeServer(fixture("nasty-server"), { env: { FIXTURE_MUTE_INIT: "1" }, startTimeoutMs: MUTE_START_MS });
+    atrium = await startAtrium({ config: { mcpServers: { desk: mute }, atrium: { connectors: { startRetries: 0 }, search: { embedder: { url: standIn.url, model: "m" } } } }, waitForConnectors: false });
+    await standIn.arrived(1); // the embedder's probe
+    expect(standIn.texts()).toEqual(["probe"]);
+    // By the time the embedder asked, the connector's first start had settled. Had the embedder
+    // started with the server, its probe would have come while the connector was still starting.
+    const found = await atrium.json("search_tools", { query: "incidents" });
+    expect(found.unavailable).toEqual([expect.objectContaining({ connector: "desk", state: "failed" })]);
+    expect(found.unavailable[0].problem).toContain(`within ${MUTE_START_MS} ms (startTimeoutMs)`);
   }, 60_000);
 
   it("with atrium.search.semantic false, nothing is started: the endpoint never hears from atrium", async () => {

@@ -4,8 +4,14 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import { startAtrium, fixture, nodeServer, demoServer, npmBin, atriumBin, type Atrium } from "./harness/atrium-client.js";
 import { RawStdioPeer } from "./fixtures/raw-stdio.js";
+import { waitFor } from "./harness/until.js";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { tmpdir } from "node:os";
 
 let a: Atrium;
+const writes = join(mkdtempSync(join(tmpdir(), "atrium-execute-code-")), "writes.log");
+const written = () => (existsSync(writes) ? readFileSync(writes, "utf8").split("\n") : []);
 const run = async (code: string, extra: Record<string, unknown> = {}) => (await a.call("execute_code", { code, ...extra })) as any;
 const value = (code: string) => a.value(code);
 
@@ -14,13 +20,18 @@ beforeAll(async () => {
     config: {
       mcpServers: {
         desk: nodeServer(demoServer),
-        nasty: nodeServer(fixture("nasty-server"), { timeoutMs: 300 }),
+        nasty: nodeServer(fixture("nasty-server"), { env: { FIXTURE_WRITE_LOG: writes } }),
+        // A short deadline for the hang, only ever waited out.
+        stuck: nodeServer(fixture("nasty-server"), { timeoutMs: 1000 }),
         everything: { command: npmBin("mcp-server-everything"), args: ["stdio"] },
       },
     },
   });
 });
-afterAll(async () => { await a.close(); });
+afterAll(async () => {
+  await a.close();
+  rmSync(dirname(writes), { recursive: true, force: true });
+});
 
 describe("execute_code", () => {
   it("is listed first with a description that carries the API, the limits and the connectors", async () => {
@@ -91,7 +102,7 @@ describe("execute_code", () => {
   });
 
   it("a downstream timeout reaches the program as a retryable typed error; uncaught, it comes back typed", async () => {
-    const r = await run(`async () => { await atrium.call("nasty.hang", {}); }`);
+    const r = await run(`async () => { await atrium.call("stuck.hang", {}); }`);
     expect(r.isError).toBe(true);
     expect(r.structuredContent.error).toMatchObject({ code: "timeout", retryable: true });
   });
@@ -146,9 +157,13 @@ describe("execute_code", () => {
 
   it("a cancelled request stops the program and reclaims its worker; the next program runs", async () => {
     const ctl = new AbortController();
-    const pending = a.client.request({ method: "tools/call", params: { name: "execute_code", arguments: { code: `async () => { await atrium.call("nasty.slow", { ms: 5000 }); return "finished"; }` } } }, CallToolResultSchema, { signal: ctl.signal });
-    setTimeout(() => ctl.abort("user cancelled"), 300);
+    const pending = a.client.request({ method: "tools/call", params: { name: "execute_code", arguments: { code: `async () => { await atrium.call("nasty.slow_write", { ms: 600000, tag: "stopped" }); return "finished"; }` } } }, CallToolResultSchema, { signal: ctl.signal });
+    pending.catch(() => {});
+    // Cancelled while its call is running downstream; the run's end cancels that call there.
+    await waitFor(() => written().some((l) => /^start \S+ stopped$/.test(l)), "the program's call running downstream");
+    ctl.abort("user cancelled");
     await expect(pending).rejects.toThrow();
+    await waitFor(() => written().some((l) => /^cancelled \S+ stopped$/.test(l)), "the downstream hearing the cancel");
     expect(await value(`async () => 1 + 1`)).toBe(2);
   });
 
@@ -159,15 +174,21 @@ describe("execute_code", () => {
 
 describe("execute_code under load", () => {
   it("past the bounded queue a program is refused with executor_overloaded (retryable), and the others finish", async () => {
-    const b = await startAtrium({ config: { mcpServers: { nasty: nodeServer(fixture("nasty-server")) }, atrium: { sandbox: { workers: 1, queue: 1 } } } });
+    const held = join(mkdtempSync(join(tmpdir(), "atrium-overload-")), "go");
+    const b = await startAtrium({ config: { mcpServers: { gate: nodeServer(fixture("gate-server"), { timeoutMs: 120_000 }) }, atrium: { sandbox: { workers: 1, queue: 1, programWallMs: 120_000 } } } });
     try {
-      const slow = `async () => (await atrium.call("nasty.slow", { ms: 800 })).waited`;
-      const results = (await Promise.all([0, 1, 2].map(() => b.call("execute_code", { code: slow })))) as any[];
-      const codes = results.map((r) => (r.structuredContent.ok ? "ok" : r.structuredContent.error.code)).sort();
+      // Each program holds at the gate until the test opens it: one runs, one waits in the queue,
+      // and the third, finding both taken, is refused at once, while the others still hold.
+      const holding = `async () => (await gate.wait_for_file({ path: ${JSON.stringify(held)} })).waited`;
+      const calls = [0, 1, 2].map(() => b.call("execute_code", { code: holding }) as Promise<any>);
+      const refused = await Promise.race(calls);
+      expect(refused.structuredContent.error).toMatchObject({ code: "executor_overloaded", retryable: true });
+      writeFileSync(held, "");
+      const codes = (await Promise.all(calls)).map((r) => (r.structuredContent.ok ? "ok" : r.structuredContent.error.code)).sort();
       expect(codes).toEqual(["executor_overloaded", "ok", "ok"]);
-      expect(results.find((r) => !r.structuredContent.ok).structuredContent.error.retryable).toBe(true);
     } finally {
       await b.close();
+      rmSync(dirname(held), { recursive: true, force: true });
     }
   });
 });

@@ -10,6 +10,7 @@ import { fixturePath, RawStdioPeer, type FixtureName } from "./fixtures/raw-stdi
 import { HUGE_BYTES, HUGE_LINES, hugeText, unicodeHugeText } from "./fixtures/payloads.js";
 import { generateManyTools, MANY_TOOLS_ANNOTATIONS } from "./fixtures/many-tools-catalog.js";
 import { startModernHttp } from "./fixtures/modern-kit.js";
+import { waitFor } from "./harness/until.js";
 
 // ---------------------------------------------------------------------------------------------------
 // Harness: every client / raw peer is tracked and torn down after each test, so no child is orphaned.
@@ -108,13 +109,6 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
   throw new Error("expected the promise to reject");
 }
 
-async function until(pred: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pred()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------
 
@@ -202,7 +196,7 @@ describe("fixture-nasty", () => {
     expect((err as SdkError).code).toBe(SdkErrorCode.RequestTimeout); // SDK 1: McpError -32001
     expect((err as SdkError).message).toBe("Request timed out");
     expect((err as SdkError).data).toStrictEqual({ timeout: 300 });
-    await until(() => /fixture-nasty: hang cancelled \d+/.test(c.stderr()));
+    await waitFor(() => /fixture-nasty: hang cancelled \d+/.test(c.stderr()), "the server saw the hang cancelled");
     // The server is still alive and responsive after the abandoned call.
     expect((await call(c.client, "echo", { still: "here" })).structuredContent).toStrictEqual({ tool: "echo", args: { still: "here" } });
   });
@@ -241,7 +235,7 @@ describe("fixture-nasty", () => {
 
     const err = await rejection(call(c.client, "slow", { ms: 5_000 }, 200));
     expect((err as SdkError).code).toBe(SdkErrorCode.RequestTimeout);
-    await until(() => /fixture-nasty: slow cancelled \d+/.test(c.stderr()));
+    await waitFor(() => /fixture-nasty: slow cancelled \d+/.test(c.stderr()), "the server saw slow cancelled");
   });
 
   it("crash kills the process mid-call: SDK sees SdkError CONNECTION_CLOSED; raw sees exit 1 + stderr", async () => {
@@ -346,7 +340,7 @@ describe("fixture-nasty", () => {
     });
     const res = await call(client, "add_tool", { name: "late_tool" });
     expect(res.structuredContent).toStrictEqual({ added: "late_tool", total: NASTY_TOOLS.length + 1 });
-    await until(() => notified === 1);
+    await waitFor(() => notified === 1, "one notification");
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...NASTY_TOOLS, "late_tool"]);
     expect(tools.at(-1)!.annotations).toStrictEqual({ readOnlyHint: true });
@@ -392,13 +386,13 @@ describe("fixture-nasty", () => {
     const err = await rejection(client.connect(transport));
     expect(err).toBeInstanceOf(SdkError);
     expect((err as SdkError).code).toBe(SdkErrorCode.ConnectionClosed);
-    await until(() => stderr().includes("fixture-nasty: refusing to start"));
+    await waitFor(() => stderr().includes("fixture-nasty: refusing to start"), "the refusal on stderr");
   });
 
   it("FIXTURE_STDERR_SPAM=N writes N junk lines to stderr and still serves", async () => {
     const c = await connect("nasty-server", { FIXTURE_STDERR_SPAM: "2000" });
     expect((await call(c.client, "echo", { a: 1 })).structuredContent).toStrictEqual({ tool: "echo", args: { a: 1 } });
-    await until(() => c.stderr().split("\n").filter((l) => l.startsWith("fixture-nasty: stderr junk line ")).length === 2000);
+    await waitFor(() => c.stderr().split("\n").filter((l) => l.startsWith("fixture-nasty: stderr junk line ")).length === 2000, "2,000 stderr lines");
     expect(c.stderr()).toContain("fixture-nasty: stderr junk line 2000 of 2000 ");
   });
 });
@@ -493,9 +487,9 @@ describe("fixture-modern", () => {
     client.setNotificationHandler("notifications/tools/list_changed", () => { changes++; });
     await client.listen({ toolsListChanged: true });
     await call(client, "add_tool", { name: "late" });
-    await until(() => changes === 1);
+    await waitFor(() => changes === 1, "one tools/list_changed");
     await call(client, "harden");
-    await until(() => changes === 2);
+    await waitFor(() => changes === 2, "a second tools/list_changed");
     const after = (await client.request({ method: "tools/list", params: {} })) as { tools: Tool[] };
     expect(after.tools.map((t) => t.name)).toContain("late");
     expect(after.tools.find((t) => t.name === "read_note")?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
@@ -507,9 +501,9 @@ describe("fixture-modern", () => {
     let changes = 0;
     client.setNotificationHandler("notifications/tools/list_changed", () => { changes++; });
     await call(client, "add_tool", { name: "quiet" });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(changes).toBe(0);
+    // A request after add_tool: by its answer, anything add_tool announced has arrived.
     expect(((await client.request({ method: "tools/list", params: {} })) as { tools: Tool[] }).tools.map((t) => t.name)).toContain("quiet");
+    expect(changes).toBe(0);
   });
 
   it("over Streamable HTTP the same: 2026-07-28 only, and a change reaches the listen stream through the handler's bus", async () => {
@@ -526,7 +520,7 @@ describe("fixture-modern", () => {
         client.setNotificationHandler("notifications/tools/list_changed", () => { changes++; });
         await client.listen({ toolsListChanged: true });
         await call(client, "add_tool", { name: "remote_late" });
-        await until(() => changes === 1);
+        await waitFor(() => changes === 1, "one tools/list_changed");
         expect(http.state.extra).toEqual(["remote_late"]);
         expect(http.methods).toContain("subscriptions/listen 2026-07-28");
       } finally {

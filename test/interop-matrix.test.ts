@@ -14,17 +14,13 @@ import { tmpdir } from "node:os";
 import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import { startAtrium, fixture, nodeServer, programValue, type Atrium } from "./harness/atrium-client.js";
 import { startModernHttp, type ModernHttp } from "./fixtures/modern-kit.js";
+import { waitFor } from "./harness/until.js";
 
 type Rev = "2025-11-25" | "2026-07-28";
 const REVS: Rev[] = ["2025-11-25", "2026-07-28"];
 const TRANSPORTS = ["stdio", "http"] as const;
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
-async function until(check: () => boolean, ms = 5000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) { if (check()) return true; await new Promise((r) => setTimeout(r, 25)); }
-  return check();
-}
 
 for (const clientRev of REVS) {
   for (const connectorRev of REVS) {
@@ -93,19 +89,19 @@ for (const clientRev of REVS) {
           const cancels = () => statelessLegacy
             ? inbound().filter((l) => l.startsWith("notifications/cancelled")).length
             : http ? http.state.cancelled : lines(log).filter((l) => l === "cancelled slow_read").length;
-          const calls = () => inbound().filter((l) => l.startsWith("tools/call")).length;
-          const [cancelsBefore, callsBefore] = [cancels(), calls()];
+          const starts = () => (http ? http.state.started : lines(log).filter((l) => l === "started slow_read").length);
+          const [cancelsBefore, startsBefore] = [cancels(), starts()];
           const ac = new AbortController();
           const pending = a.client.request(
             { method: "tools/call", params: { name: "execute_code", arguments: { code: `async () => { await m.slow_read({ ms: 10000 }); return "late"; }` } } },
             CallToolResultSchema,
             { signal: ac.signal, timeout: 30_000 },
           );
-          expect(await until(() => calls() > callsBefore)).toBe(true);
-          await new Promise((r) => setTimeout(r, 300));
+          // Cancelled once the downstream's handler runs and listens for it, not after a pause.
+          await waitFor(() => starts() > startsBefore, "slow_read running downstream");
           ac.abort();
           await expect(pending).rejects.toThrow();
-          expect(await until(() => cancels() > cancelsBefore)).toBe(true);
+          await waitFor(() => cancels() > cancelsBefore, "the downstream hearing the cancel");
         });
       });
     }

@@ -18,7 +18,7 @@ import { TokenFile } from "../glue/auth/file-store.js";
 import { validateConfig } from "../glue/config/validate.js";
 import { core } from "../glue/decisions/core.js";
 import type { HttpConnectorConfig } from "../glue/config/schema.js";
-import { OAUTH_HTTP_MS, OAUTH_LOGIN_WAIT_MS } from "../glue/decisions/generated/spec.js";
+import { OAUTH_HTTP_MS } from "../glue/decisions/generated/spec.js";
 
 /** Answers with a body (already text); true, so an override can `return send(...)`. */
 function send(res: ServerResponse, status: number, body: string): true {
@@ -236,9 +236,8 @@ describe("the loopback receiver", () => {
 describe("a server that never answers ends the login in time", () => {
   it("authorization server metadata that never comes: the login fails at OAUTH_HTTP_MS, naming it, and nothing is stored", async () => {
     const { store, config, server } = await setUp((req) => req.url?.startsWith("/.well-known/oauth-authorization-server") || req.url?.startsWith("/.well-known/openid-configuration") ? true : false);
-    const started = Date.now();
+    // The error names the deadline that fired: OAUTH_HTTP_MS, not the login's own wait.
     await expect(startLogin(config, store)).rejects.toThrow(new RegExp(`the login failed: .*did not answer within ${OAUTH_HTTP_MS} ms`));
-    expect(Date.now() - started).toBeLessThan(OAUTH_LOGIN_WAIT_MS);
     expect(server.hits.some((h) => h.includes("/.well-known/oauth-authorization-server"))).toBe(true);
     noTokens(store);
   }, OAUTH_HTTP_MS * 4);

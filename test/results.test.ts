@@ -316,7 +316,7 @@ describe("ResultStash", () => {
   };
 
   it("returns an unguessable id and gives the text back", () => {
-    const s = new ResultStash({ ttlMs: 1000, maxBytes: 100 });
+    const s = new ResultStash({ ttlMs: 60_000, maxBytes: 100 });
     const a = s.put("local", "alpha")!;
     const b = s.put("local", "beta")!;
     expect(a).toMatch(UUID);
@@ -361,7 +361,7 @@ describe("ResultStash", () => {
   });
 
   it("counts UTF-8 bytes and evicts the oldest texts to stay within maxBytes", () => {
-    const s = new ResultStash({ ttlMs: 1000, maxBytes: 10 });
+    const s = new ResultStash({ ttlMs: 60_000, maxBytes: 10 });
     const a = s.put("local", "😀")!; // 4 bytes
     const b = s.put("local", "ééé")!; // 6 bytes
     expect(s.bytes).toBe(10);
@@ -373,7 +373,7 @@ describe("ResultStash", () => {
   });
 
   it("refuses a text larger than maxBytes and keeps what it holds", () => {
-    const s = new ResultStash({ ttlMs: 1000, maxBytes: 4 });
+    const s = new ResultStash({ ttlMs: 60_000, maxBytes: 4 });
     const a = s.put("local", "abcd")!;
     expect(s.put("local", "😀x")).toBeUndefined();
     expect(s.get("local", a)).toBe("abcd");
@@ -387,7 +387,7 @@ describe("ResultStash", () => {
 
 describe("ResultStash owners (team mode: nothing one person leaves is visible to another)", async () => {
   it("another owner's get of an id answers as an id never issued, and the owner still reads it", async () => {
-    const s = new ResultStash({ ttlMs: 1000, maxBytes: 100 });
+    const s = new ResultStash({ ttlMs: 60_000, maxBytes: 100 });
     const id = (await s.for("p:alice").put("alice's rows"))!;
     expect(await s.for("p:bob").get(id)).toBeUndefined();
     expect(await s.for("p:bob").get(id)).toBe(await s.for("p:bob").get("00000000-0000-4000-8000-000000000000"));
@@ -430,7 +430,7 @@ describe("capText", async () => {
   });
 
   it("omits resultId when the stash refuses the text", async () => {
-    const r = await capText("x".repeat(50), 10, new ResultStash({ ttlMs: 1000, maxBytes: 20 }).for("local"));
+    const r = await capText("x".repeat(50), 10, new ResultStash({ ttlMs: 60_000, maxBytes: 20 }).for("local"));
     expect(r).toEqual({ text: "x".repeat(10), truncated: true, totalBytes: 50, shownBytes: 10 });
     expect("resultId" in r).toBe(false);
   });

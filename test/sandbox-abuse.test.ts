@@ -42,9 +42,11 @@ beforeAll(async () => {
     config: {
       mcpServers: {
         desk: nodeServer(demoServer),
-        nasty: nodeServer(fixture("nasty-server"), { timeoutMs: 300 }),
+        nasty: nodeServer(fixture("nasty-server")),
         // The same fixture with a long per-call deadline, for slow calls that must not time out.
         patient: nodeServer(fixture("nasty-server"), { timeoutMs: 10_000 }),
+        // And with a short one, for the hangs: well inside the wall clock, and only ever waited out.
+        stuck: nodeServer(fixture("nasty-server"), { timeoutMs: 1000 }),
       },
       atrium: { sandbox: LIMITS },
     },
@@ -140,10 +142,10 @@ describe("awaits that never end and slow hosts", () => {
   });
 
   it("a downstream tool that hangs ends in the connector's typed timeout, which the program can catch", async () => {
-    const r = await run("async () => { await nasty.hang({}); }");
+    const r = await run("async () => { await stuck.hang({}); }");
     expect(r.isError).toBe(true);
-    expect(r.structuredContent.error).toMatchObject({ code: "timeout", retryable: true, details: { connector: "nasty", tool: "hang" } });
-    const caught = await run("async () => { try { await nasty.hang({}); } catch (e) { return { code: e.code, retryable: e.retryable }; } }");
+    expect(r.structuredContent.error).toMatchObject({ code: "timeout", retryable: true, details: { connector: "stuck", tool: "hang" } });
+    const caught = await run("async () => { try { await stuck.hang({}); } catch (e) { return { code: e.code, retryable: e.retryable }; } }");
     expect(programValue(caught)).toEqual({ code: "timeout", retryable: true });
     await expectServes();
   });
@@ -516,7 +518,7 @@ describe("host-call budgets", () => {
       { address: "nope.nope", args: {} },
       5,
       { address: "nasty.error_result", args: {} },
-      { address: "nasty.hang", args: {} },
+      { address: "stuck.hang", args: {} },
       { address: "nasty.echo", args: { fine: true } },
     ])`);
     const v = programValue(r);

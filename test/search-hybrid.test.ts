@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { atriumBin, demoServer, nodeServer, npmBin, startAtrium, type Atrium } from "./harness/atrium-client.js";
 import { startStandIn, type StandIn } from "./harness/embed-endpoint.js";
+import { waitForValue } from "./harness/until.js";
 
 let standIn: StandIn | undefined;
 let atrium: Atrium | undefined;
@@ -37,16 +38,14 @@ const config = (search: Record<string, unknown> = {}) => ({
 });
 const addresses = (found: { results: { address: string }[] }) => found.results.map((r) => r.address);
 
-/** Searches until the answer is hybrid (the vectors are in), bounded. */
-// Waits for the semantic layer as long as the test's own timeout allows: how long the bundled model takes
-// to embed the catalog depends on how busy the machine is, so no deadline of its own.
-async function untilHybrid(a: Atrium, query: string): Promise<any> {
-  for (;;) {
+/** The tests that wait for the bundled model to embed the catalog: how long that takes depends on how busy the machine is. */
+const MODEL_TEST_MS = 240_000;
+/** Searches until the answer is hybrid (the vectors are in), for as long as such a test may run. */
+const untilHybrid = (a: Atrium, query: string): Promise<any> =>
+  waitForValue(async () => {
     const found = await a.json("search_tools", { query });
-    if (found.ranking === "hybrid") return found;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+    return found.ranking === "hybrid" ? found : undefined;
+  }, `a hybrid answer to "${query}" (the vectors in)`, MODEL_TEST_MS);
 
 // Shares no word with the tool's name, title or description ("List every service with its owning
 // team, tier and current status."), nor a lexicon expansion of one: only meaning links them.
@@ -77,7 +76,7 @@ describe("hybrid search in a running atrium", () => {
     expect(addresses(secondPage)).toEqual([addresses(before)[1]]);
     const hybridNext = await atrium.json("search_tools", { query: "incidents", limit: 1, cursor: (await atrium.json("search_tools", { query: "incidents", limit: 1 })).nextCursor });
     expect(hybridNext.ranking).toBe("hybrid");
-  }, 240_000);
+  }, MODEL_TEST_MS);
 
   it("with the bundled model, a paraphrase that shares no word with its tool ranks it first once the vectors are in; a program's atrium.search ranks the same", async () => {
     atrium = await startAtrium({ config: config() });
@@ -87,7 +86,7 @@ describe("hybrid search in a running atrium", () => {
     const inProgram = await atrium.value(`async () => atrium.search(${JSON.stringify(PARAPHRASE)})`);
     expect(inProgram.ranking).toBe("hybrid");
     expect(inProgram.results.map((r: { address: string; score: number }) => [r.address, r.score])).toEqual(found.results.map((r: { address: string; score: number }) => [r.address, r.score]));
-  }, 240_000);
+  }, MODEL_TEST_MS);
 
   it("with atrium.search.semantic false, every answer is lexical and the paraphrase's tool is not first", async () => {
     atrium = await startAtrium({ config: config({ semantic: false }) });
@@ -108,7 +107,7 @@ describe("hybrid search in a running atrium", () => {
     expect(later.ranking).toBe("hybrid");
     expect(addresses(later)[0]).toBe(TOOL); // the bundled model's meaning, not the stand-in's letters
     expect(atrium.stderr().match(/embedding endpoint .* dropped/g)).toHaveLength(1);
-  }, 240_000);
+  }, MODEL_TEST_MS);
 
   it("an endpoint that hangs is dropped after EMBED_ENDPOINT_MS; search answers lexically at once meanwhile", async () => {
     standIn = await startStandIn("ollama");
@@ -120,7 +119,7 @@ describe("hybrid search in a running atrium", () => {
     const later = await untilHybrid(atrium, PARAPHRASE);
     expect(later.ranking).toBe("hybrid");
     expect(atrium.stderr()).toMatch(/embedding endpoint .* dropped/);
-  }, 240_000);
+  }, MODEL_TEST_MS);
 });
 
 describe("doctor and a hanging endpoint", () => {

@@ -10,6 +10,7 @@ import { describe, it, expect } from "vitest";
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { RawStdioPeer, waitForChildren, hangUp } from "./fixtures/raw-stdio.js";
+import { waitFor } from "./harness/until.js";
 import { atriumBin } from "./harness/atrium-client.js";
 import { SHELL_URI } from "../glue/views/shell-page.js";
 import { core } from "../glue/decisions/core.js";
@@ -262,14 +263,21 @@ describe("10,000 generated lines on stdin", () => {
       }
       const want = expected.size + expectedNull.length;
       const answers = () => peer.lines.length - linesBefore;
-      const deadline = Date.now() + 240_000;
-      while (answers() < want && Date.now() < deadline && peer.child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => {
+        if (peer.child.exitCode !== null) throw new Error(`atrium exited during the run (code ${peer.child.exitCode})`);
+        return answers() >= want;
+      }, `${want} answers`, 240_000);
       const elapsedMs = performance.now() - t0;
-      await new Promise((r) => setTimeout(r, 500)); // room for a duplicate or stray answer to show up
-      expect(peer.child.exitCode, "atrium exited during the run").toBeNull();
+      // A request written after every fuzz line: once it is answered, atrium has read and handled
+      // all of them, so a duplicate or stray answer would be on stdout by now. (Also: still serving.)
+      const BARRIER = "after-every-fuzz-line";
+      expect(expected.has(key(BARRIER))).toBe(false);
+      peer.send({ jsonrpc: "2.0", id: BARRIER, method: "tools/list" });
+      const list = await peer.answerTo(BARRIER);
+      expect((list.result as { tools: unknown[] }).tools.length).toBe(7);
 
       // stdout: only JSON-RPC responses
-      const got = peer.lines.slice(linesBefore).map((l) => JSON.parse(l) as Record<string, any>);
+      const got = peer.lines.slice(linesBefore).map((l) => JSON.parse(l) as Record<string, any>).filter((m) => m.id !== BARRIER);
       for (const m of got) {
         expect(m.jsonrpc).toBe("2.0");
         expect(Object.hasOwn(m, "id")).toBe(true);
@@ -300,10 +308,6 @@ describe("10,000 generated lines on stdin", () => {
       for (const c of cases) kinds.set(c.kind.split(" ")[0], (kinds.get(c.kind.split(" ")[0]) ?? 0) + 1);
       console.log(`fuzz lines by kind: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")}`);
       console.log(`fuzz seed ${SEED}: ${cases.length} lines (${(cases.reduce((s, c) => s + c.bytes.length, 0) / 1e6).toFixed(1)} MB), ${want} answers in ${elapsedMs.toFixed(0)} ms; latency p50 ${latencies[latencies.length >> 1]?.toFixed(0)} ms, max ${latencies.at(-1)?.toFixed(0)} ms; server VmHWM ${hwm} kB`);
-
-      // still serving
-      const list = await peer.request("tools/list");
-      expect((list.result as { tools: unknown[] }).tools.length).toBe(7);
 
       // closing stdin ends atrium and its connector children
       expect(await hangUp(peer, kids)).toEqual({ code: 0, childrenEnded: true });

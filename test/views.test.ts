@@ -2,11 +2,12 @@
 // shape, the shared byte budget, delivery per host kind, discard on failure, the shell
 // resource, and the app-only fetch-by-id tool.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { existsSync, readFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { startAtrium, nodeServer, demoServer, fixture, type Atrium } from "./harness/atrium-client.js";
 import { shellHtml } from "../glue/views/shell-page.js";
+import { waitFor } from "./harness/until.js";
 
 const READS = `{ reads: { incidents: { address: "desk.list_incidents", fixedArgs: { status: "open" }, viewArgs: ["cursor", "limit"] }, detail: { address: "desk.get_incident", viewArgs: ["id"] } } }`;
 const VIEW_PROGRAM = `async () => { const d = await desk.list_incidents({ status: "open", limit: 5 }); atrium.ui("<h1>Open incidents</h1><p>" + d.incidents.length + "</p>", ${READS}); return { open: d.incidents.length }; }`;
@@ -175,29 +176,36 @@ describe("views on a host without MCP Apps", () => {
 });
 
 describe("a view is judged on the live catalog, the one every call resolves on", () => {
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
   it("a view declared after a tool became approval-only (tools/list_changed) is refused on the live catalog", async () => {
-    const a = await startAtrium({ apps: true, config: { mcpServers: { nasty: nodeServer(fixture("nasty-server"), { env: { FIXTURE_LIST_DELAY_MS: "0" } }) }, atrium: { views: { directory: viewsDir }, sandbox: { programCpuMs: 10_000, programWallMs: 20_000 } } } });
+    const held = join(mkdtempSync(join(tmpdir(), "atrium-views-held-")), "go");
+    const a = await startAtrium({ apps: true, config: {
+      mcpServers: {
+        nasty: nodeServer(fixture("nasty-server"), { env: { FIXTURE_LIST_DELAY_MS: "0" } }),
+        gate: nodeServer(fixture("gate-server"), { timeoutMs: 120_000 }),
+      },
+      atrium: { views: { directory: viewsDir }, sandbox: { programWallMs: 120_000 } },
+    } });
     try {
       const mut = async () => (await a.json("search_tools", { query: "mut", connector: "nasty" })).results.find((r: any) => r.address === "nasty.mut");
       expect(await mut()).toMatchObject({ safety: "read_only" });
-      // The program makes no host call while it waits: nothing but the catalog itself can tell it
-      // that nasty.mut stopped being read-only after the run started.
+      // The program waits, after its run started, until the test has seen the catalog change. The
+      // one host call it makes meanwhile goes to another connector, whose answer carries nothing
+      // of nasty's: only the catalog itself can tell it that nasty.mut stopped being read-only.
       const program = a.call("execute_code", { code: `async () => {
-        const t0 = Date.now(); while (Date.now() - t0 < 3000) {}
+        await gate.wait_for_file({ path: ${JSON.stringify(held)} });
         try { atrium.ui("<p>x</p>", { reads: { m: { address: "nasty.mut" } } }); return "accepted"; } catch (e) { return [e.code, e.details.check]; }
       }` }) as Promise<any>;
-      await sleep(300);
+      await waitFor(() => existsSync(`${held}.waiting`), "the program's run waiting at the gate");
       await a.call("call_tool", { address: "nasty.make_mut_destructive" });
-      let changed = false;
-      for (let i = 0; i < 40 && !changed; i++, await sleep(50)) changed = (await mut())?.safety === "approval";
-      expect(changed).toBe(true);
+      await waitFor(async () => (await mut())?.safety === "approval", "nasty.mut approval-only in the catalog");
+      writeFileSync(held, "");
       const r = await program;
       expect(r.structuredContent.value).toEqual(["invalid_args", "address_not_read_only"]);
       expect(r._meta?.["atrium/view"]).toBeUndefined();
     } finally {
       await a.close();
+      rmSync(dirname(held), { recursive: true, force: true });
     }
   });
 });
+

@@ -12,6 +12,7 @@ import { benchActivity } from "./activity.js";
 import { benchReload } from "./reload.js";
 import { benchSemanticScale } from "./semantic-scale.js";
 import { benchRedaction } from "./redaction.js";
+import { benchSearchLinearity } from "./search-linearity.js";
 import { table } from "./stats.js";
 
 console.log(table("decision core (per call, in-process)", benchCore()));
@@ -46,6 +47,9 @@ for (const n of redaction.notes) console.log(`  ${n}`);
 const reload = await benchReload();
 console.log(table("live config reload", reload.rows));
 for (const n of reload.notes) console.log(`  ${n}`);
+const linearity = benchSearchLinearity();
+console.log(table("search text: one 1 MB text's time over ten 100 kB texts' (in-process)", linearity.rows));
+for (const n of linearity.notes) console.log(`  ${n}`);
 const scale = await benchSemanticScale();
 console.log(table("search's semantic layer at scale (bundled model; 304 tools cold, 10,000 from a laid-out vector file)", scale.rows));
 for (const n of scale.notes) console.log(`  ${n}`);

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./chromium.js";
+import { WAIT_MS, waitFor } from "../harness/until.js";
 import { buildHostBundle, type HostBundle, type HostServer, openHostPage, startHostServer } from "./harness.js";
 import { startAtrium, nodeServer, fixture, npmBin, type Atrium } from "../harness/atrium-client.js";
 
@@ -66,13 +67,13 @@ afterAll(async () => {
   rmSync(logs, { recursive: true, force: true });
 });
 
-const POLL = { timeout: 20_000, interval: 100 };
+const POLL = { timeout: WAIT_MS, interval: 100 };
 
 /**
  * The model's direct call, then what an Apps host does with its result: reads the UI it names
  * from atrium, renders it with AppBridge, and hands it the call's input and result.
  */
-async function render(tool: "call_tool" | "call_destructive_tool", address: string, args: Record<string, unknown> = {}): Promise<{ page: Page; app: FrameLocator; notes: () => Promise<string>; result: any }> {
+async function render(tool: "call_tool" | "call_destructive_tool", address: string, args: Record<string, unknown> = {}): Promise<{ page: Page; app: FrameLocator; notes: () => Promise<string>; result: any; inFlight: () => number }> {
   const result: any = await atrium.call(tool, { address, args, ...(tool === "call_destructive_tool" && { reason: "show it" }) });
   const uri = result._meta?.ui?.resourceUri;
   expect(uri).toMatch(new RegExp(`^ui://atrium/c/${address.split(".")[0]}/`));
@@ -84,23 +85,33 @@ async function render(tool: "call_tool" | "call_destructive_tool", address: stri
     forwarded.push({ name, args: a });
     return atrium.call(name, a);
   });
-  host.page.setDefaultTimeout(20_000);
+  host.page.setDefaultTimeout(WAIT_MS);
   await host.page.evaluate((html) => (globalThis as any).__mount(html, {}), (read.contents[0] as { text: string }).text);
   await host.page.evaluate(([r, input]) => (globalThis as any).__deliverToolResult(r, { args: input }), [result, { address, args }] as const);
   const app = host.page.frameLocator("#shell").frameLocator("#app");
-  return { page: host.page, app, result, notes: async () => (await app.locator("#out").textContent()) ?? "" };
+  return { page: host.page, app, result, inFlight: host.inFlight, notes: async () => (await app.locator("#out").textContent()) ?? "" };
 }
 
-/** From inside a page: every way it might try to reach another connector's tool, past its relay too. */
+/**
+ * From inside a page: every way it might try to reach another connector's tool, past its relay
+ * too. Returns once the three its relay passes on (as calls of its own connector) are answered:
+ * atrium answers a call after whatever it sent downstream for it. The two posted to the host
+ * window around the relay reach no transport (the host listens to its frame only).
+ */
 async function reachForOther(app: FrameLocator): Promise<void> {
-  await app.locator("body").evaluate(() => {
+  await app.locator("body").evaluate(() => new Promise<void>((done) => {
+    const answered = new Set<number>();
+    addEventListener("message", (e) => {
+      if ([7001, 7002, 7003].includes(e.data?.id) && (e.data.result !== undefined || e.data.error !== undefined)) answered.add(e.data.id);
+      if (answered.size === 3) done();
+    });
     const call = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
     parent.postMessage(call(7001, "other.list_items", {}), "*");
     parent.postMessage(call(7002, "call_tool", { address: "other.list_items" }), "*");
     parent.postMessage(call(7003, "call_app_tool", { connector: "other", tool: "list_items", arguments: {} }), "*");
     top!.postMessage(call(7004, "call_app_tool", { connector: "other", tool: "list_items", arguments: {} }), "*");
     top!.postMessage(call(7005, "call_tool", { address: "other.list_items" }), "*");
-  });
+  }));
 }
 
 describe("downstream apps through atrium, in Chromium with AppBridge as the host", () => {
@@ -154,7 +165,6 @@ describe("downstream apps through atrium, in Chromium with AppBridge as the host
     for (const how of ["peer address", "peer via call_tool", "peer via call_app_tool"]) expect(text).toContain(`${how}: refused unknown_tool`);
     expect(text).toContain("relay document: blocked");
     await reachForOther(app);
-    await page.waitForTimeout(500);
     expect(received("other")).toEqual([]);
     // Everything the host forwarded was call_app_tool for the page's own connector.
     expect(forwarded.slice(seen).every((c) => c.name === "call_app_tool" && c.args.connector === "board")).toBe(true);
@@ -162,7 +172,7 @@ describe("downstream apps through atrium, in Chromium with AppBridge as the host
   });
 
   it("the page runs under the CSP its server declared even though this host applies none: an undeclared origin, the host's own included, is never reached", async () => {
-    const { page, app, notes } = await render("call_tool", "board.show_board");
+    const { page, app, notes, inFlight } = await render("call_tool", "board.show_board");
     await expect.poll(notes, POLL).toContain("ready: yes");
     const hits = server.hits.length;
     const outcome = await app.locator("body").evaluate(async (_, port) => {
@@ -171,7 +181,7 @@ describe("downstream apps through atrium, in Chromium with AppBridge as the host
       try { await fetch(`http://127.0.0.1:${port}/beacon-fetch`); return "fetched"; } catch { return "blocked"; }
     }, server.port);
     expect(outcome).toBe("blocked");
-    await page.waitForTimeout(300);
+    await waitFor(() => inFlight() === 0, "every request the page started finished or failed");
     expect(server.hits.slice(hits).filter((h) => h.includes("beacon"))).toEqual([]);
     await page.close();
   });
@@ -183,10 +193,9 @@ describe("downstream apps through atrium, in Chromium with AppBridge as the host
     expect(received("time")).toEqual(["get-time"]);
     await app.locator("#get-time-btn").click();
     await expect.poll(() => time.textContent(), POLL).toBe("[ERROR]");
-    await page.waitForTimeout(300);
+    // Shown once atrium had answered the refusal: it refuses before any downstream call.
     expect(received("time")).toEqual(["get-time"]);
     await reachForOther(app);
-    await page.waitForTimeout(500);
     expect(received("other")).toEqual([]);
     await page.close();
   });
@@ -195,7 +204,8 @@ describe("downstream apps through atrium, in Chromium with AppBridge as the host
     const { page, app, result } = await render("call_destructive_tool", "clock.get-time");
     const time = app.locator("#server-time");
     await expect.poll(() => time.textContent(), POLL).toBe(result.structuredContent.time);
-    await page.waitForTimeout(20);
+    // The next time the server reads must differ from the one shown: wait for the clock to pass it.
+    await waitFor(() => new Date().toISOString() > result.structuredContent.time, "the clock past the time shown");
     await app.locator("#get-time-btn").click();
     await expect.poll(() => time.textContent(), POLL).not.toBe(result.structuredContent.time);
     expect(await time.textContent()).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -213,7 +223,6 @@ describe("downstream apps through atrium, in Chromium with AppBridge as the host
     expect(received("monitor").slice(1).length).toBeGreaterThan(0);
     expect(new Set(received("monitor").slice(1))).toEqual(new Set(["poll-system-stats"]));
     await reachForOther(app);
-    await page.waitForTimeout(500);
     expect(received("other")).toEqual([]);
     await page.screenshot({ path: "test-artifacts/downstream-system-monitor.png", fullPage: true });
     await page.close();

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, FrameLocator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./chromium.js";
+import { WAIT_MS, waitFor } from "../harness/until.js";
 import { buildHostBundle, type HostBundle, type HostServer, openHostPage, startHostServer } from "./harness.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import { startAtrium, nodeServer, demoServer, type Atrium } from "../harness/atrium-client.js";
@@ -43,14 +44,14 @@ async function hostWith(result: unknown) {
     // Forwarded with the request's _meta, as a host passes it on.
     return atrium.client.request({ method: "tools/call", params: { name, arguments: args, ...(meta && { _meta: meta }) } }, CallToolResultSchema);
   });
-  host.page.setDefaultTimeout(20_000);
+  host.page.setDefaultTimeout(WAIT_MS);
   await host.page.evaluate((html) => (globalThis as any).__mount(html, {}), shell);
   await host.page.evaluate((r) => (globalThis as any).__deliverToolResult(r), result);
   const view: FrameLocator = host.page.frameLocator("#shell").frameLocator("#view");
   return { ...host, view };
 }
 
-const POLL = { timeout: 20_000, interval: 100 };
+const POLL = { timeout: WAIT_MS, interval: 100 };
 
 describe("a real atrium behind an MCP Apps host in Chromium", () => {
   it("renders the demo view, refreshes and drills down through call_tool, and keeps a screenshot", async () => {
@@ -112,7 +113,7 @@ describe("a real atrium behind an MCP Apps host in Chromium", () => {
     const result: any = await atrium.call("execute_code", { code: `async () => { atrium.ui(${JSON.stringify(page_)}, { reads: { list: { address: "desk.list_incidents", fixedArgs: { status: "open" }, viewArgs: ["limit"] } } }); return "ok"; }` });
     const before = serverCalls.length;
     const hitsBefore = server.hits.length;
-    const { page, view } = await hostWith(result);
+    const { page, view, inFlight } = await hostWith(result);
     await expect.poll(() => view.locator("#out").textContent(), POLL).toContain("done: yes");
     const notes = (await view.locator("#out").textContent())!;
     expect(notes).toContain("fetch: blocked");
@@ -121,7 +122,10 @@ describe("a real atrium behind an MCP Apps host in Chromium", () => {
     expect(notes).toContain("read nope: refused not_found");
     expect(notes).toContain("read __proto__: refused not_found");
     expect(notes).toContain("nine: rate_limited");
-    await page.waitForTimeout(500);
+    // The page's reads settled after its raw posts (each window's messages keep their order), so
+    // anything those posts made the host send to atrium was sent before; and every request the
+    // page started has finished or failed.
+    await waitFor(() => inFlight() === 0, "every request the page started finished or failed");
     const reached = serverCalls.slice(before);
     // Only the eight declared reads that fit in flight reached atrium, each an ordinary call_tool.
     expect(reached.length).toBe(8);

@@ -6,6 +6,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./chromium.js";
 import { atriumBin } from "../harness/atrium-client.js";
+import { WAIT_MS, waitForValue } from "../harness/until.js";
 
 let browser: Browser;
 let demo: ChildProcess;
@@ -17,10 +18,7 @@ beforeAll(async () => {
   demo.stdout!.on("data", (c) => { out += c; });
   [browser, url] = await Promise.all([
     launchChromium(),
-    new Promise<string>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`no live URL from atrium demo --serve:\n${out}`)), 60_000);
-      demo.stdout!.on("data", () => { const m = /live view: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out); if (m) { clearTimeout(t); resolve(m[1]); } });
-    }),
+    waitForValue(() => /live view: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1], "the live URL from atrium demo --serve"),
   ]);
 });
 afterAll(async () => {
@@ -37,7 +35,7 @@ describe("atrium demo --serve", () => {
   it("serves the live service-desk view: it renders, refreshes and drills down through atrium", async () => {
     expect(out).toContain("delivered inline");
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    page.setDefaultTimeout(20_000);
+    page.setDefaultTimeout(WAIT_MS);
     await page.goto(url);
     const view = page.frameLocator("#shell").frameLocator("#view");
     await view.locator("tr.row").first().waitFor();
@@ -45,9 +43,9 @@ describe("atrium demo --serve", () => {
     expect(rows).toBeGreaterThan(5);
     await view.locator("#bar").evaluate((el) => { el.textContent = ""; });
     await view.locator("#refresh").click();
-    await expect.poll(() => view.locator("#bar").textContent(), { timeout: 20_000 }).toMatch(/^\d+ active incidents/);
+    await expect.poll(() => view.locator("#bar").textContent(), { timeout: WAIT_MS }).toMatch(/^\d+ active incidents/);
     await view.locator("tr.row").nth(1).click();
-    await expect.poll(() => view.locator("#detail").textContent(), { timeout: 20_000 }).toMatch(/INC-\d+ — .*opened/);
+    await expect.poll(() => view.locator("#detail").textContent(), { timeout: WAIT_MS }).toMatch(/INC-\d+ — .*opened/);
     await mkdir("test-artifacts", { recursive: true });
     await page.screenshot({ path: "test-artifacts/demo-view-live.png", fullPage: true });
     await page.close();

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page, Request } from "playwright-core";
 import { build } from "vite";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -148,6 +148,8 @@ export interface HostPage {
   failures: string[];
   /** Console messages and page errors from every frame, for diagnosing failures. */
   console: string[];
+  /** How many requests the page and its frames started that have neither finished nor failed yet. */
+  inFlight(): number;
 }
 
 /** Opens the host page in a new tab of `context` (create it with viewport 700×900). */
@@ -156,14 +158,20 @@ export async function openHostPage(context: BrowserContext, server: HostServer, 
   const responses: string[] = [];
   const failures: string[] = [];
   const logs: string[] = [];
+  const started = new Set<Request>();
+  page.on("request", (r) => started.add(r));
+  page.on("requestfinished", (r) => started.delete(r));
   page.on("response", (r) => responses.push(r.url()));
-  page.on("requestfailed", (r) => failures.push(`${r.url()} ${r.failure()?.errorText ?? "?"}`));
+  page.on("requestfailed", (r) => {
+    started.delete(r);
+    failures.push(`${r.url()} ${r.failure()?.errorText ?? "?"}`);
+  });
   page.on("console", (m) => logs.push(`${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
   await page.exposeFunction("__hostCallTool", callTool);
   await page.goto(server.url);
   await page.waitForFunction(() => (globalThis as any).__hostReady === true);
-  return { page, responses, failures, console: logs };
+  return { page, responses, failures, console: logs, inFlight: () => started.size };
 }
 
 /** "key: value" lines a test page writes into its output, as an object. */

@@ -18,13 +18,13 @@ import { launchChromium } from "./chromium.js";
 import { buildHostBundle, type HostBundle, type HostServer, openHostPage, startHostServer } from "./harness.js";
 import { programValue } from "../harness/atrium-client.js";
 import { connectHttp, startHttpAtrium, type HttpAtrium, type HttpClient } from "../harness/atrium-http.js";
-import { waitFor } from "../harness/until.js";
+import { WAIT_MS, waitFor } from "../harness/until.js";
 import { DESK_PROGRAM } from "../../glue/demo/desk-program.js";
 
 /** What an MCP Apps host declares (the io.modelcontextprotocol/ui extension with the app MIME type). */
 const APPS = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
 const SHELL_URI = "ui://atrium/view/v1";
-const POLL = { timeout: 20_000, interval: 100 };
+const POLL = { timeout: WAIT_MS, interval: 100 };
 const REVISIONS = ["2026-07-28", "2025-11-25"] as const;
 
 let browser: Browser;
@@ -65,7 +65,7 @@ async function hostWith(c: HttpClient, result: unknown) {
     forwarded.push({ name, args, meta });
     return c.client.request({ method: "tools/call", params: { name, arguments: args, ...(meta && { _meta: meta }) } }, CallToolResultSchema);
   });
-  host.page.setDefaultTimeout(20_000);
+  host.page.setDefaultTimeout(WAIT_MS);
   const r = await c.client.readResource({ uri: SHELL_URI });
   const shell = (r.contents[0] as { text: string }).text;
   await host.page.evaluate((html) => (globalThis as any).__mount(html, {}), shell);

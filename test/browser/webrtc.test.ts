@@ -19,6 +19,7 @@ import { allowAttribute, cspFor } from "../../glue/apps/csp.js";
 import { launchChromium } from "./chromium.js";
 import { buildHostBundle, FakeAtrium, type HostBundle, type HostServer, openHostPage, parseNotes, startHostServer } from "./harness.js";
 import { ATTACKS, type Attack, attackPage, type Listener, udpListener } from "./webrtc-attacks.js";
+import { WAIT_MS } from "../harness/until.js";
 
 let browser: Browser;
 let context: BrowserContext;
@@ -40,9 +41,7 @@ afterAll(async () => {
   if (filesDir) await rm(filesDir, { recursive: true, force: true });
 });
 
-/** STUN is sent within milliseconds of setLocalDescription; give every attack this long. */
-const LISTEN_MS = 2000;
-const POLL = { timeout: 20_000, interval: 100 };
+const POLL = { timeout: WAIT_MS, interval: 100 };
 
 async function listeners(ctx: TestContext) {
   const all = Object.fromEntries(await Promise.all(ATTACKS.map(async (a) => [a, await udpListener()] as const))) as Record<Attack, Listener>;
@@ -55,11 +54,22 @@ async function listeners(ctx: TestContext) {
 
 /** `attached`: wait for the page to have run, whether or not its frame is laid out with a size. */
 async function notesOf(view: FrameLocator | Page, state: "visible" | "attached" = "visible"): Promise<Record<string, string>> {
-  await view.locator("#done").waitFor({ timeout: 20_000, state });
+  await view.locator("#done").waitFor({ timeout: WAIT_MS, state });
   return parseNotes((await view.locator("#out").textContent()) ?? "");
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Silence is checked after a later packet of the same kind: once the page under test has run its
+ * attacks, a page nothing guards sends STUN to a listener of its own, and the test waits for it to
+ * arrive. STUN from an attack started earlier, in the same browser, would have arrived by then.
+ */
+async function canaryHeard(ctx: TestContext): Promise<void> {
+  const canary = await udpListener();
+  const page = await context.newPage();
+  ctx.onTestFinished(async () => { await page.close(); await canary.close(); });
+  await page.setContent(`<!doctype html><script>var pc = new RTCPeerConnection({ iceServers: [{ urls: "stun:127.0.0.1:${canary.port}" }] }); pc.createDataChannel("d"); pc.createOffer().then(function (o) { return pc.setLocalDescription(o); });</script>`);
+  await expect.poll(() => canary.packets, POLL).toBeGreaterThan(0);
+}
 
 function consoleOf(ctx: TestContext, page: Page) {
   const logs: string[] = [];
@@ -89,7 +99,9 @@ describe("WebRTC in a view (UDP listeners on 127.0.0.1)", () => {
     const notes = await notesOf(page);
     expect(notes.direct).toBe("sent");
     await expect.poll(() => all.direct.packets, POLL).toBeGreaterThan(0);
-    await sleep(LISTEN_MS);
+    // The canary the guarded tests wait for comes after these attacks' packets, so their silence
+    // is not the canary's haste.
+    await canaryHeard(ctx);
     expect(leaks().length).toBeGreaterThan(3);
   });
 
@@ -114,7 +126,7 @@ describe("WebRTC in a view (UDP listeners on 127.0.0.1)", () => {
     await host.page.evaluate((html) => (globalThis as any).__mount(html, {}), shellHtml());
     await host.page.evaluate((r) => (globalThis as any).__deliverToolResult(r), fake.resultFor({ id: "webrtc-1", html: attackPage(ports) }));
     const notes = await notesOf(host.page.frameLocator("#shell").frameLocator("#view"));
-    await sleep(LISTEN_MS);
+    await canaryHeard(ctx);
     expect(leaks()).toEqual([]);
     expectGuarded(notes);
   });
@@ -127,7 +139,7 @@ describe("WebRTC in a view (UDP listeners on 127.0.0.1)", () => {
     ctx.onTestFinished(() => page.close());
     await page.goto(pathToFileURL(path).href);
     const notes = await notesOf(page.frameLocator("iframe"));
-    await sleep(LISTEN_MS);
+    await canaryHeard(ctx);
     expect(leaks()).toEqual([]);
     expectGuarded(notes);
   });
@@ -144,7 +156,7 @@ describe("WebRTC in a view (UDP listeners on 127.0.0.1)", () => {
     const app = host.page.frameLocator("#shell").frameLocator("#app");
     // The host harness gives the relay's frame no height until the app asks for one.
     const notes = await notesOf(app, "attached");
-    await sleep(LISTEN_MS);
+    await canaryHeard(ctx);
     expect(leaks()).toEqual([]);
     expectGuarded(notes);
     // The page kept its rendering mode: the guard went in after its doctype.
@@ -169,7 +181,7 @@ describe("WebRTC in a view (UDP listeners on 127.0.0.1)", () => {
     expect(slot).toBeTruthy();
     const child = `<script>var pc = new RTCPeerConnection({ iceServers: [{ urls: "stun:127.0.0.1:${ports.direct}" }] }); pc.createDataChannel("d"); pc.createOffer().then(function (o) { return pc.setLocalDescription(o); });</script>`;
     await cdp.send("DOM.setOuterHTML", { nodeId: slot.nodeId, outerHTML: `<div id="slot"><iframe srcdoc="${child.replace(/&/g, "&amp;").replace(/"/g, "&quot;")}"></iframe></div>` });
-    await sleep(LISTEN_MS);
+    await canaryHeard(ctx);
     expect(all.direct.packets).toBe(0);
     expect(await view.locator("#slot").count()).toBe(1);
     expect(await view.locator("iframe").count()).toBe(0);

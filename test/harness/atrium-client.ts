@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { Client, type CallToolResult } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { CallToolResultSchema } from "@modelcontextprotocol/core";
+import { waitFor } from "./until.js";
 
 export const repo = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/dist\/?$/, "").replace(/\/$/, "");
 export const atriumBin = join(repo, "bin/atrium.js");
@@ -79,14 +80,16 @@ export function nodeServer(script: string, extra: Record<string, unknown> = {}) 
   return { command: process.execPath, args: [script], ...extra };
 }
 
-/** Polls search_tools until no connector is still in its first start attempt (bounded). */
+/**
+ * Polls search_tools until no connector is still in its first start attempt. Bounded, and running
+ * out is not a failure: a suite that starts a connector that never answers goes on after `timeoutMs`.
+ */
 export async function connectorsSettled(call: (name: string, a?: Record<string, unknown>) => Promise<CallToolResult>, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
+  const settled = async () => {
     const r = (await call("search_tools", { query: "", limit: 1 })).structuredContent as { unavailable?: { state: string }[] } | undefined;
-    if (!r?.unavailable?.some((u) => u.state === "starting")) return;
-    await new Promise((res) => setTimeout(res, 25));
-  }
+    return !r?.unavailable?.some((u) => u.state === "starting");
+  };
+  await waitFor(settled, "every connector past its first start attempt", timeoutMs).catch(() => undefined);
 }
 
 /** The value of a program's result; throws with (the start of) the envelope if it failed. */

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnChild, type Child } from "./children.js";
 import { freePort, waitForPort } from "./ports.js";
+import { waitFor } from "./until.js";
 
 /** The header a rig client sets on each request so haproxy's log says which replica served it. */
 export const RIG_REQUEST_HEADER = "x-rig-request";
@@ -159,7 +160,10 @@ export async function startHaproxy(opts: HaproxyOptions): Promise<Haproxy> {
     return rows.length === opts.backends.length && rows.every((f) => f[STAT.status] === "UP" && f[STAT.check] === "L7OK");
   };
   try {
-    await waitUntil(checkedUp, h);
+    await waitFor(async () => {
+      if (!h.alive()) throw new Error(`haproxy exited:\n${h.output()}`);
+      return checkedUp();
+    }, "every replica UP by a passed health check");
   } catch (e) {
     await haproxy.stop();
     throw e;
@@ -176,9 +180,3 @@ async function serverRows(socket: string): Promise<string[][]> {
   return text.split("\n").filter((l) => l.startsWith("atrium,") && !l.startsWith("atrium,BACKEND")).map((l) => l.split(","));
 }
 
-async function waitUntil(check: () => Promise<boolean>, h: Child): Promise<void> {
-  while (!(await check())) {
-    if (!h.alive()) throw new Error(`haproxy exited:\n${h.output()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

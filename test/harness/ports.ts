@@ -2,6 +2,7 @@
 // told its port up front: redis-server, haproxy; the caller retries when it lost the race), and
 // a wait until a port accepts a connection, given up only when the child that should open it exits.
 import { createConnection, createServer } from "node:net";
+import { waitFor } from "./until.js";
 
 /** A port nothing listens on at this moment (the system's pick, released at once). */
 export function freePort(): Promise<number> {
@@ -31,8 +32,8 @@ function accepts(port: number): Promise<boolean> {
 export async function waitForPort(port: number, gone: Promise<unknown>, what: string): Promise<void> {
   let over = false;
   void gone.then(() => (over = true));
-  while (!(await accepts(port))) {
+  await waitFor(async () => {
     if (over) throw new Error(`${what} exited before 127.0.0.1:${port} accepted a connection`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+    return accepts(port);
+  }, `${what} accepting on 127.0.0.1:${port}`);
 }

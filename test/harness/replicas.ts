@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { atriumBin, connectorsSettled, demoServer, nodeServer } from "./atrium-client.js";
 import { connectHttp } from "./atrium-http.js";
 import { spawnChild, type Child } from "./children.js";
+import { waitFor } from "./until.js";
 
 /**
  * Headers for a rig client that talks to one replica directly: a fresh connection per request.
@@ -75,10 +76,10 @@ async function launch(listen: string, configFile: string, env: NodeJS.ProcessEnv
   const child = spawnChild(process.execPath, [atriumBin, "serve", "--http", "--listen", listen, "--config", configFile], { env, name });
   const url = (await child.waitForOutput(/serving MCP at (http:\/\/\S+\/mcp)/))[1];
   const base = new URL(url).origin;
-  while (!(await readyz(base))) {
+  await waitFor(async () => {
     if (!child.alive()) throw new Error(`${name} exited before /readyz answered 200:\n${child.output()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+    return readyz(base);
+  }, `${name}'s /readyz answering 200`);
   if (waitForConnectors) {
     const c = await connectHttp(url, { revision: "2026-07-28", headers: { ...FRESH_CONNECTIONS, ...(waitForConnectors === true ? {} : waitForConnectors) } });
     try {
