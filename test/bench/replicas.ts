@@ -42,19 +42,20 @@ interface Target {
   stop(): Promise<void>;
 }
 
-async function target(kind: "haproxy" | "direct", issuer: BenchIssuer, headers: Record<string, string>): Promise<Target> {
+/** `n` replicas: one is reached directly, more behind haproxy. */
+async function target(n: number, issuer: BenchIssuer, headers: Record<string, string>): Promise<Target> {
   // The executor queue at its maximum (atrium.sandbox.queue 1024), so 500 programs at once wait for a sandbox instead of answering executor_overloaded; workers stay at their default.
   const config = { ...demoConfig, atrium: { ...demoConfig.atrium, sandbox: { queue: 1024 }, http: { auth: { issuer: issuer.issuer, audience: AUDIENCE } } } };
-  const replicas: Replicas = await startReplicas({ n: kind === "haproxy" ? 2 : 1, config, clientHeaders: headers });
+  const replicas: Replicas = await startReplicas({ n, config, clientHeaders: headers });
   let haproxy: Haproxy | undefined;
   try {
-    if (kind === "haproxy") haproxy = await startHaproxy({ backends: replicas.replicas.map((r) => r.port) });
+    if (n > 1) haproxy = await startHaproxy({ backends: replicas.replicas.map((r) => r.port) });
   } catch (e) {
     await replicas.stop();
     throw e;
   }
   return {
-    label: kind === "haproxy" ? "haproxy → 2 replicas" : "direct → 1 replica",
+    label: n > 1 ? `haproxy → ${n} replicas` : "direct → 1 replica",
     url: haproxy?.url ?? replicas.replicas[0].url,
     pids: () => replicas.replicas.map((r) => r.pid),
     async stop() {
@@ -119,10 +120,11 @@ export async function benchReplicas(): Promise<{ rows: Row[]; notes: string[] }>
     const max = Math.max(...LEVELS);
     const tokens = await Promise.all(Array.from({ length: max }, (_, i) => issuer.token(`bench-replica-client-${i + 1}`, AUDIENCE)));
     const ready = { authorization: `Bearer ${tokens[0]}` };
-    for (const kind of ["direct", "haproxy"] as const) {
-      const t = await target(kind, issuer, ready);
+    // A third replica at the first level only: what one more process adds on the same cores.
+    for (const [replicas, levels] of [[1, LEVELS], [2, LEVELS], [3, LEVELS.slice(0, 1)]] as const) {
+      const t = await target(replicas, issuer, ready);
       try {
-        for (const n of LEVELS) await level(t, n, tokens, rows, notes);
+        for (const n of levels) await level(t, n, tokens, rows, notes);
       } finally {
         await t.stop();
       }

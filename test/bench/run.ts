@@ -30,7 +30,7 @@ const fairness = await benchFairness();
 console.log(table("team mode fairness: one principal's single program while others burst (serve --http, default sandbox)", fairness.rows));
 for (const n of fairness.notes) console.log(`  ${n}`);
 const replicas = await benchReplicas();
-console.log(table("replicas: concurrent 2026-07-28 clients through haproxy on two serve --http vs directly on one (demo connector)", replicas.rows));
+console.log(table("replicas: concurrent 2026-07-28 clients through haproxy on two (and three) serve --http vs directly on one (demo connector)", replicas.rows));
 for (const n of replicas.notes) console.log(`  ${n}`);
 const connectors = await benchConnectors();
 console.log(table("connectors and first programs", connectors.rows));
