@@ -16,6 +16,9 @@ describe("README: the configs it shows are valid as written", () => {
     expect(blocks.filter((b) => b.includes('"http"')).length).toBeGreaterThanOrEqual(2);
     expect(blocks.some((b) => b.includes('"auth"') && b.includes('"access"'))).toBe(true);
   });
+  it("finds the data-flow guard's files + fetch config", () => {
+    expect(blocks.some((b) => b.includes('"data": "private"') && b.includes('"egress": true'))).toBe(true);
+  });
   it.each(blocks.map((b, i) => [i, b] as const))("block %i validates with no error or warning", (_i, text) => {
     const r = validateConfig(JSON.parse(text), core());
     expect(r.ok ? [] : r.errors).toEqual([]);
