@@ -1,7 +1,7 @@
 // The word rules behind doctor's advice: which tool names look read-only (a suggestion only),
 // and which real names a mistyped readOnlyTools/approvalTools entry was probably meant to be.
 import { describe, it, expect } from "vitest";
-import { firstWord, looksReadOnly, readOnlySuggestion, unlistedTools } from "../glue/commands/doctor-advice.js";
+import { dataFlowSuggestion, firstWord, looksReadOnly, readOnlySuggestion, unlistedTools } from "../glue/commands/doctor-advice.js";
 import { nearestNames } from "../glue/support/text/nearest-names.js";
 
 describe("doctor advice", () => {
@@ -45,5 +45,17 @@ describe("doctor advice", () => {
   it("for server-memory's unannotated listing (its releases before annotations) suggests every tool that only reads, open_nodes included", () => {
     const memory = ["create_entities", "create_relations", "add_observations", "delete_entities", "delete_observations", "delete_relations", "read_graph", "search_nodes", "open_nodes"];
     expect(readOnlySuggestion([], memory)).toBe(`"readOnlyTools": ["open_nodes", "read_graph", "search_nodes"]`);
+  });
+  it("data-flow guard: well-known servers of private data and of egress are named, by whole words of the id, command or URL, unless already set", () => {
+    const none = { privateData: false, egress: false };
+    expect(dataFlowSuggestion("fs", "npx -y @modelcontextprotocol/server-filesystem /home/me", none)).toEqual(['"data": "private"']);
+    expect(dataFlowSuggestion("pg", "npx -y @modelcontextprotocol/server-postgres postgresql://localhost/app", none)).toEqual(['"data": "private"']);
+    expect(dataFlowSuggestion("web", "uvx mcp-server-fetch", none)).toEqual(['"egress": true']);
+    expect(dataFlowSuggestion("b", "npx -y @modelcontextprotocol/server-brave-search", none)).toEqual(['"egress": true']);
+    expect(dataFlowSuggestion("slack", "https://mcp.example.com/slack", none)).toEqual(['"egress": true']);
+    expect(dataFlowSuggestion("fs", "npx -y @modelcontextprotocol/server-filesystem /home/me", { privateData: true, egress: false })).toEqual([]);
+    // Whole words only: github is not git, everything names neither.
+    expect(dataFlowSuggestion("gh", "npx -y @modelcontextprotocol/server-github", none)).toEqual([]);
+    expect(dataFlowSuggestion("demo", "npx -y @modelcontextprotocol/server-everything", none)).toEqual([]);
   });
 });

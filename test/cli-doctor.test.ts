@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { atriumBin, demoServer, fixture, nodeServer } from "./harness/atrium-client.js";
+import { atriumBin, demoServer, fixture, nodeServer, npmBin } from "./harness/atrium-client.js";
 
 const dir = mkdtempSync(join(tmpdir(), "atrium-cli-doctor-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,6 +26,16 @@ describe("atrium doctor", () => {
     const report = readFileSync(join(dir, "report.txt"), "utf8");
     expect(report).toMatch(/^ok   desk /m);
     expect(report).toContain("all connectors healthy");
+  });
+
+  it("suggests the data-flow guard's settings for a files server and a fetching one, as a suggestion that keeps the report healthy; none once they are set", () => {
+    const r = doctor({ mcpServers: { files: { command: npmBin("mcp-server-filesystem"), args: [dir] }, web: { command: process.execPath, args: [fixture("web-server")] } } });
+    expect(r.stdout).toContain(`data-flow guard: this looks like a server that holds private data; if so, set in mcpServers.files: "data": "private"`);
+    expect(r.stdout).toContain(`data-flow guard: this looks like a server that can send data out; if so, set in mcpServers.web: "egress": true`);
+    expect(r.status).toBe(0);
+    const set = doctor({ mcpServers: { files: { command: npmBin("mcp-server-filesystem"), args: [dir], data: "private" }, web: { command: process.execPath, args: [fixture("web-server")], egress: true } } });
+    expect(set.stdout).not.toContain("data-flow guard");
+    expect(set.status).toBe(0);
   });
 
   it("flags a readOnlyTools or approvalTools name the connector does not list, with the nearest real names, and exits 1", () => {

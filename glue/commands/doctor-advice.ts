@@ -38,3 +38,23 @@ export function readOnlySuggestion(current: readonly string[], unannotated: read
   const add = unannotated.filter((n) => looksReadOnly(n) && !current.includes(n)).sort();
   return add.length ? `"readOnlyTools": [${[...current, ...add].map((n) => JSON.stringify(n)).join(", ")}]` : undefined;
 }
+
+/**
+ * Words in a connector's id, command line or URL that name a well-known kind of server: those that
+ * hold private data (files, repositories, databases, mail) and those that can carry data out
+ * (fetching, searching, browsing, chatting, mailing). A suggestion the operator reviews for the
+ * data-flow guard (spec/data-flow.md), never applied: the operator's settings alone count.
+ */
+const PRIVATE_DATA_WORDS: readonly string[] = ["filesystem", "files", "git", "postgres", "postgresql", "sqlite", "mysql", "mongodb", "database", "db", "gdrive", "drive", "gmail", "mail", "notes", "obsidian"];
+const EGRESS_WORDS: readonly string[] = ["fetch", "search", "brave", "tavily", "exa", "browser", "puppeteer", "playwright", "slack", "discord", "telegram", "chat", "email", "smtp", "http", "web"];
+
+const wordsOf = (text: string) => new Set(text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean));
+
+/** The `"data": "private"` / `"egress": true` settings a connector looks like it wants and does not have (empty when none). */
+export function dataFlowSuggestion(id: string, where: string, current: { privateData: boolean; egress: boolean }): string[] {
+  const words = wordsOf(`${id} ${where.replace(/^https?:\/\//, "")}`);
+  const out: string[] = [];
+  if (!current.privateData && PRIVATE_DATA_WORDS.some((w) => words.has(w))) out.push(`"data": "private"`);
+  if (!current.egress && EGRESS_WORDS.some((w) => words.has(w))) out.push(`"egress": true`);
+  return out;
+}

@@ -13,7 +13,7 @@
 import { createApp } from "../app.js";
 import type { AtriumConfig } from "../config/schema.js";
 import { classReasonText } from "../decisions/messages.js";
-import { readOnlySuggestion, unlistedTools } from "./doctor-advice.js";
+import { dataFlowSuggestion, readOnlySuggestion, unlistedTools } from "./doctor-advice.js";
 import { DOCTOR_STDERR_TAIL_LINES } from "../decisions/generated/spec.js";
 import { tokenStore } from "../auth/store.js";
 import { oauthOffered } from "../auth/offered.js";
@@ -106,6 +106,9 @@ function readyReport(app: App, c: Connector): { lines: string[]; unlisted: numbe
     if (line) lines.push(`       suggestion to review (not applied): these names look read-only; if those tools only read, set in mcpServers.${c.id}:`, `         ${line}`);
     else lines.push(`       if some of them only read, list them in mcpServers.${c.id}.readOnlyTools`);
   }
+  const where = c.config.kind === "stdio" ? [c.config.command, ...c.config.args].join(" ") : c.config.url;
+  const flow = dataFlowSuggestion(c.id, where, c.config);
+  if (flow.length) lines.push(`     data-flow guard: this looks like a server that ${flow.length === 2 ? "holds private data and can send data out" : flow[0] === '"egress": true' ? "can send data out" : "holds private data"}; if so, set in mcpServers.${c.id}: ${flow.join(", ")} (a suggestion, not applied; docs/reference.md, "The data-flow guard")`);
   const refused = [...c.refusedNames];
   if (refused.length) lines.push(`     ! refused ${refused.length} tool name(s) with a control, bidi or zero-width character (not listed, not callable): ${refused.map((n) => `"${escapeShown(n)}"`).join(", ")}`);
   // A refused name is a warning like an operator list entry without effect.
