@@ -48,14 +48,14 @@ describe("doctor advice", () => {
   });
   it("data-flow guard: well-known servers of private data and of egress are named, by whole words of the id, command or URL, unless already set", () => {
     const none = { privateData: false, egress: false };
-    expect(dataFlowSuggestion("fs", "npx -y @modelcontextprotocol/server-filesystem /home/me", none)).toEqual(['"data": "private"']);
-    expect(dataFlowSuggestion("pg", "npx -y @modelcontextprotocol/server-postgres postgresql://localhost/app", none)).toEqual(['"data": "private"']);
-    expect(dataFlowSuggestion("web", "uvx mcp-server-fetch", none)).toEqual(['"egress": true']);
-    expect(dataFlowSuggestion("b", "npx -y @modelcontextprotocol/server-brave-search", none)).toEqual(['"egress": true']);
-    expect(dataFlowSuggestion("slack", "https://mcp.example.com/slack", none)).toEqual(['"egress": true']);
-    expect(dataFlowSuggestion("fs", "npx -y @modelcontextprotocol/server-filesystem /home/me", { privateData: true, egress: false })).toEqual([]);
+    expect(dataFlowSuggestion("fs", "npx -y @modelcontextprotocol/server-filesystem /home/me", none).settings).toEqual(['"data": "private"']);
+    expect(dataFlowSuggestion("pg", "npx -y @modelcontextprotocol/server-postgres postgresql://localhost/app", none).settings).toEqual(['"data": "private"']);
+    expect(dataFlowSuggestion("web", "uvx mcp-server-fetch", none).settings).toEqual(['"egress": true']);
+    expect(dataFlowSuggestion("b", "npx -y @modelcontextprotocol/server-brave-search", none).settings).toEqual(['"egress": true']);
+    expect(dataFlowSuggestion("slack", "https://mcp.example.com/slack", none).settings).toEqual(['"egress": true']);
+    expect(dataFlowSuggestion("fs", "npx -y @modelcontextprotocol/server-filesystem /home/me", { privateData: true, egress: false }).settings).toEqual([]);
     // Whole words only: github is not git, everything names neither.
-    expect(dataFlowSuggestion("gh", "npx -y @modelcontextprotocol/server-github", none)).toEqual([]);
-    expect(dataFlowSuggestion("demo", "npx -y @modelcontextprotocol/server-everything", none)).toEqual([]);
+    expect(dataFlowSuggestion("gh", "npx -y @modelcontextprotocol/server-github", none).settings).toEqual([]);
+    expect(dataFlowSuggestion("demo", "npx -y @modelcontextprotocol/server-everything", none).settings).toEqual([]);
   });
 });

@@ -50,11 +50,11 @@ const EGRESS_WORDS: readonly string[] = ["fetch", "search", "brave", "tavily", "
 
 const wordsOf = (text: string) => new Set(text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean));
 
-/** The `"data": "private"` / `"egress": true` settings a connector looks like it wants and does not have (empty when none). */
-export function dataFlowSuggestion(id: string, where: string, current: { privateData: boolean; egress: boolean }): string[] {
+/** The `"data": "private"` / `"egress": true` settings a connector looks like it wants and does not have, and what it looks like (both empty when none). */
+export function dataFlowSuggestion(id: string, where: string, current: { privateData: boolean; egress: boolean }): { settings: string[]; looks: string[] } {
   const words = wordsOf(`${id} ${where.replace(/^https?:\/\//, "")}`);
-  const out: string[] = [];
-  if (!current.privateData && PRIVATE_DATA_WORDS.some((w) => words.has(w))) out.push(`"data": "private"`);
-  if (!current.egress && EGRESS_WORDS.some((w) => words.has(w))) out.push(`"egress": true`);
+  const out: { settings: string[]; looks: string[] } = { settings: [], looks: [] };
+  if (!current.privateData && PRIVATE_DATA_WORDS.some((w) => words.has(w))) (out.settings.push(`"data": "private"`), out.looks.push("holds private data"));
+  if (!current.egress && EGRESS_WORDS.some((w) => words.has(w))) (out.settings.push(`"egress": true`), out.looks.push("can send data out"));
   return out;
 }

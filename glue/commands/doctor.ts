@@ -108,7 +108,7 @@ function readyReport(app: App, c: Connector): { lines: string[]; unlisted: numbe
   }
   const where = c.config.kind === "stdio" ? [c.config.command, ...c.config.args].join(" ") : c.config.url;
   const flow = dataFlowSuggestion(c.id, where, c.config);
-  if (flow.length) lines.push(`     data-flow guard: this looks like a server that ${flow.length === 2 ? "holds private data and can send data out" : flow[0] === '"egress": true' ? "can send data out" : "holds private data"}; if so, set in mcpServers.${c.id}: ${flow.join(", ")} (a suggestion, not applied; docs/reference.md, "The data-flow guard")`);
+  if (flow.settings.length) lines.push(`     data-flow guard: this looks like a server that ${flow.looks.join(" and ")}; if so, set in mcpServers.${c.id}: ${flow.settings.join(", ")} (a suggestion, not applied; docs/reference.md, "The data-flow guard")`);
   const refused = [...c.refusedNames];
   if (refused.length) lines.push(`     ! refused ${refused.length} tool name(s) with a control, bidi or zero-width character (not listed, not callable): ${refused.map((n) => `"${escapeShown(n)}"`).join(", ")}`);
   // A refused name is a warning like an operator list entry without effect.
