@@ -15,6 +15,7 @@ import { join, posix, relative } from "node:path";
 import ts from "typescript";
 import { repo } from "./harness/atrium-client.js";
 import { HOST_OPS } from "../glue/sandbox/host-ops.js";
+import { core } from "../glue/decisions/core.js";
 import { backUpImports, edgesOf, folderViolations, layerOf, gateViolations, sideViolations, importsOf, parse, resolveTarget, planted, ruleFor, IMPORT_FORMS, type Edge, type Exception, type FolderRule, type Gate, type Side } from "./import-walls.js";
 
 const GLUE = join(repo, "glue");
@@ -201,6 +202,80 @@ function portViolations(sources: Map<string, ts.SourceFile>): string[] {
   return out;
 }
 
+/** The WebAssembly members that compile or instantiate a module. */
+const WASM_COMPILE = new Set(["Module", "Instance", "instantiate", "instantiateStreaming", "compile", "compileStreaming"]);
+/** Where glue/ may compile a wasm module besides the core's door: each a file, a member, and whose wasm it is. */
+const OTHER_WASM: { file: string; member: string; why: string }[] = [
+  { file: "sandbox/pool.ts", member: "Module", why: "QuickJS's own wasm (quickjs-emscripten's release variant), compiled once and handed to each sandbox worker: not the core" },
+];
+/** The one file that compiles and instantiates the core. */
+const CORE_DOOR = "decisions/core.ts";
+
+/**
+ * The one-wasm-instance wall, on the AST: outside the core's door, no file compiles or
+ * instantiates a wasm module (WebAssembly.Module, Instance, instantiate, compile and their streaming
+ * forms, also through globalThis) but the named OTHER_WASM, none takes WebAssembly itself as a
+ * value (an alias, a destructuring, an element access: a way round the member check), none calls
+ * or names createCore but the door's own core() (and the spec tool under build/, at build time),
+ * and none names the core's file (core.wasm) or committedWasmPath. Each finding is "file:line what".
+ */
+function wasmViolations(sources: Map<string, ts.SourceFile>): string[] {
+  const out: string[] = [];
+  for (const [file, source] of sources) {
+    const buildTime = file.startsWith("build/");
+    const at = (node: ts.Node, what: string) => out.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${what}`);
+    const isWasmGlobal = (node: ts.Node): boolean =>
+      (ts.isIdentifier(node) && node.text === "WebAssembly") ||
+      (ts.isPropertyAccessExpression(node) && node.name.text === "WebAssembly" && ts.isIdentifier(node.expression) && node.expression.text === "globalThis");
+    const insideCoreFunction = (node: ts.Node): boolean => {
+      for (let n: ts.Node | undefined = node.parent; n; n = n.parent) if (ts.isFunctionDeclaration(n)) return n.name?.text === "core";
+      return false;
+    };
+    const visit = (node: ts.Node): void => {
+      // WebAssembly in an expression (a type such as WebAssembly.Module in a signature loads nothing).
+      if (isWasmGlobal(node) && !(ts.isIdentifier(node) && ts.isPropertyAccessExpression(node.parent) && node.parent.name === node) && !ts.isQualifiedName(node.parent) && !ts.isTypeQueryNode(node.parent) && file !== CORE_DOOR) {
+        const use = node.parent;
+        if (ts.isPropertyAccessExpression(use) && use.expression === node) {
+          const member = use.name.text;
+          if (WASM_COMPILE.has(member) && !OTHER_WASM.some((o) => o.file === file && o.member === member)) at(use, `WebAssembly.${member}`);
+        } else at(node, "WebAssembly taken as a value");
+      }
+      if (ts.isIdentifier(node) && node.text === "createCore" && file !== CORE_DOOR && !buildTime) at(node, "createCore");
+      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "createCore" && file === CORE_DOOR && !insideCoreFunction(node)) at(node, "createCore called outside core()");
+      if (ts.isIdentifier(node) && node.text === "committedWasmPath" && file !== CORE_DOOR) at(node, "committedWasmPath");
+      if ((ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) && node.text.includes("core.wasm") && file !== CORE_DOOR && !buildTime) at(node, "names core.wasm");
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return out;
+}
+
+/** The bundle's entry points (vite.config.ts rollupOptions.input, read on its AST): each a process or a thread of atrium's. */
+function bundleEntries(): string[] {
+  const source = parse("vite.config.ts", readFileSync(join(repo, "vite.config.ts"), "utf8"));
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAssignment(node) && node.name.getText(source) === "input" && ts.isObjectLiteralExpression(node.initializer)) {
+      for (const p of node.initializer.properties) if (ts.isPropertyAssignment(p) && ts.isStringLiteralLike(p.initializer)) found.push(p.initializer.text.replace(/^glue\//, ""));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/**
+ * The entries (processes and threads) that load the core, each its own instance: the server's
+ * main thread, and today the sandbox worker (to be removed: each worker thread instantiates a
+ * core of its own at start, for its warm-up run's default limits, and again reaches it through
+ * support/errors.ts, an AtriumError's retryable, when it serializes an error of its own).
+ */
+const CORE_LOADERS: { entry: string; why: string }[] = [
+  { entry: "cli.ts", why: "the server's main thread: every decision" },
+  { entry: "sandbox/worker.ts", why: "each sandbox worker thread: its warm-up run's default limits (core().limitDefault) and the retryable of an AtriumError it serializes; to be removed (the limits can come in workerData, the error's retryable from the main thread)" },
+];
+
 const glueSources = sources();
 const parsed = new Map([...glueSources].map(([f, text]) => [f, parse(f, text)]));
 const edges = edgesOf(parsed);
@@ -272,6 +347,37 @@ describe("architecture walls", () => {
     const stray = literals.filter((x) => !homed(x)).map((l) => `glue/${l.file}:${l.line} ${l.text}`);
     expect(stray, "numbers in glue/: declare a bound in spec/bounds.md (or a budget in spec/budgets.md) and use its generated constant; name a protocol number with the SDK's constant or in support/wire.ts").toEqual([]);
 
+  });
+
+  it("one wasm instance: the core is compiled and instantiated only in decisions/core.ts, reached only through core(), and its file named nowhere else (planted second instantiations are reported)", () => {
+    expect(wasmViolations(parsed)).toEqual([]);
+    for (const o of OTHER_WASM) expect(wasmViolations(new Map([[`mcp/${o.file.split("/").pop()}`, parsed.get(o.file)!]])), `${o.file} still compiles its module: keep its entry`).not.toEqual([]);
+    const plantedSecond = [
+      "import { readFileSync } from \"node:fs\";\nexport const c = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(\"wasm/core.wasm\")));\n",
+      "export const c = async (b: Uint8Array) => (await WebAssembly.instantiate(b)).instance;\n",
+      "export const c = (b: Uint8Array) => WebAssembly.compile(b);\n",
+      "export const c = (r: Response) => globalThis.WebAssembly.instantiateStreaming(r);\n",
+      "const W = WebAssembly;\nexport const c = (b: Uint8Array) => new W.Module(b);\n",
+      "const { Module } = WebAssembly;\nexport const c = (b: Uint8Array) => new Module(b);\n",
+      "export const c = (b: Uint8Array) => new WebAssembly[\"Module\"](b);\n",
+      "import { createCore } from \"../decisions/core.js\";\nexport const c = (b: Uint8Array) => createCore(b);\n",
+      "import * as door from \"../decisions/core.js\";\nexport const c = () => door.createCore(new Uint8Array());\n",
+      "import { committedWasmPath } from \"../decisions/core.js\";\nexport const p = committedWasmPath();\n",
+      "import { join } from \"node:path\";\nexport const p = (root: string) => join(root, `wasm/core.wasm`);\n",
+    ];
+    for (const text of plantedSecond) expect({ text, reported: wasmViolations(new Map([["mcp/planted.ts", parse("mcp/planted.ts", text)]])).length > 0 }).toEqual({ text, reported: true });
+    const door = glueSources.get(CORE_DOOR)!;
+    expect(wasmViolations(new Map([[CORE_DOOR, parse(CORE_DOOR, `${door}\nexport const second = () => createCore(new Uint8Array());\n`)]]))).toEqual([`${CORE_DOOR}:${door.split("\n").length + 1} createCore called outside core()`]);
+  });
+
+  it("one wasm instance: core() keeps the one it made", () => {
+    expect(core()).toBe(core());
+  });
+
+  it("one wasm instance per process or thread, and only the named entries load the core (the embedding worker and the demo connector never do)", () => {
+    const entries = bundleEntries();
+    expect(entries).toEqual(expect.arrayContaining(CORE_LOADERS.map((l) => l.entry)));
+    expect(entries.filter((e) => reachable(valueGraph, e).has(CORE_DOOR)).sort()).toEqual(CORE_LOADERS.map((l) => l.entry).sort());
   });
 
   it("every glue file opens with a comment that says what it owns", () => {
