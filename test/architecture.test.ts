@@ -276,6 +276,31 @@ const CORE_LOADERS: { entry: string; why: string }[] = [
   { entry: "sandbox/worker.ts", why: "each sandbox worker thread: its warm-up run's default limits (core().limitDefault) and the retryable of an AtriumError it serializes; to be removed (the limits can come in workerData, the error's retryable from the main thread)" },
 ];
 
+/**
+ * The pin gate's place, on the AST of calls/invoke.ts: `judge` (every gate of every call, whichever
+ * path it came by) calls pinGate as a statement of its own body, unconditionally, before any
+ * statement that reaches the app gate or the read-only refusal. Empty when it holds; else what is wrong.
+ */
+function pinGatePlace(source: ts.SourceFile): string[] {
+  let judge: ts.FunctionDeclaration | undefined;
+  source.forEachChild((n) => { if (ts.isFunctionDeclaration(n) && n.name?.text === "judge") judge = n; });
+  if (!judge?.body) return ["no function judge in calls/invoke.ts"];
+  const calls = (node: ts.Node, name: string): boolean => {
+    let found = false;
+    const visit = (n: ts.Node): void => {
+      if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === name) found = true;
+      if (!found) ts.forEachChild(n, visit);
+    };
+    visit(node);
+    return found;
+  };
+  const statements = [...judge.body.statements];
+  const gate = statements.findIndex((st) => ts.isExpressionStatement(st) && ts.isCallExpression(st.expression) && ts.isIdentifier(st.expression.expression) && st.expression.expression.text === "pinGate");
+  if (gate < 0) return ["judge does not call pinGate as a statement of its own"];
+  const before = statements.slice(0, gate).filter((st) => calls(st, "appGate") || calls(st, "approvalRequired"));
+  return before.map((st) => `judge reaches ${calls(st, "appGate") ? "appGate" : "approvalRequired"} before pinGate (line ${source.getLineAndCharacterOfPosition(st.getStart(source)).line + 1})`);
+}
+
 const glueSources = sources();
 const parsed = new Map([...glueSources].map(([f, text]) => [f, parse(f, text)]));
 const edges = edgesOf(parsed);
@@ -378,6 +403,23 @@ describe("architecture walls", () => {
     const entries = bundleEntries();
     expect(entries).toEqual(expect.arrayContaining(CORE_LOADERS.map((l) => l.entry)));
     expect(entries.filter((e) => reachable(valueGraph, e).has(CORE_DOOR)).sort()).toEqual(CORE_LOADERS.map((l) => l.entry).sort());
+  });
+
+  it("the pin gate is judged on every call, whichever path it came by: invoke.ts's judge calls pinGate unconditionally, before the app and read-only gates (planted misplacements are reported)", () => {
+    const file = "calls/invoke.ts";
+    const text = glueSources.get(file)!;
+    expect(pinGatePlace(parsed.get(file)!)).toEqual([]);
+    // Only invoke.ts reaches a connector (the walls above), and every call path enters it through invoke(): call_tool and call_destructive_tool, a program's bridge, call_app_tool.
+    for (const caller of ["mcp/tools/call-tool.ts", "mcp/tools/call-app-tool.ts", "sandbox/bridge.ts"]) expect({ caller, invokes: valueGraph.get(caller)!.includes(file) }).toEqual({ caller, invokes: true });
+    const line = "  pinGate(ctx, entry);\n";
+    expect(text).toContain(line);
+    const misplaced = [
+      text.replace(line, "  if (req.fromApp === undefined) pinGate(ctx, entry);\n"),
+      text.replace(line, "  if (req.path !== \"view\") { pinGate(ctx, entry); }\n"),
+      text.replace(line, ""),
+      text.replace(line, "").replace("  payloadWithin(ctx, entry, argsJson);\n", "  payloadWithin(ctx, entry, argsJson);\n  pinGate(ctx, entry);\n"),
+    ];
+    for (const planted_ of misplaced) expect(pinGatePlace(parse(file, planted_))).not.toEqual([]);
   });
 
   it("every glue file opens with a comment that says what it owns", () => {
