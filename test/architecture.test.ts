@@ -301,6 +301,40 @@ function pinGatePlace(source: ts.SourceFile): string[] {
   return before.map((st) => `judge reaches ${calls(st, "appGate") ? "appGate" : "approvalRequired"} before pinGate (line ${source.getLineAndCharacterOfPosition(st.getStart(source)).line + 1})`);
 }
 
+/**
+ * Exports tagged `@internal` (exported for tests or build tools: `knip --production` skips them,
+ * knip.jsonc) that glue/ itself does not use: not in their own file (past the declaration) and not
+ * from build/. Such an export is dead code a test keeps alive. Each finding is "file name".
+ */
+function internalUnused(sources: Map<string, ts.SourceFile>): string[] {
+  const out: string[] = [];
+  const uses = (source: ts.SourceFile, name: string, except?: ts.Node): boolean => {
+    let found = false;
+    const visit = (n: ts.Node): void => {
+      if (found) return;
+      if (ts.isIdentifier(n) && n.text === name && n !== except && !ts.isImportSpecifier(n.parent) && !ts.isExportSpecifier(n.parent)) found = true;
+      else ts.forEachChild(n, visit);
+    };
+    visit(source);
+    return found;
+  };
+  for (const [file, source] of sources) {
+    for (const st of source.statements) {
+      const exported = ts.canHaveModifiers(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+      if (!exported || !ts.getJSDocTags(st).some((t) => t.tagName.text === "internal") && !(ts.isVariableStatement(st) && st.declarationList.declarations.some((d) => ts.getJSDocTags(d).some((t) => t.tagName.text === "internal")))) continue;
+      const names: ts.Identifier[] = ts.isVariableStatement(st)
+        ? st.declarationList.declarations.flatMap((d) => (ts.isIdentifier(d.name) ? [d.name] : []))
+        : (st as ts.DeclarationStatement).name && ts.isIdentifier((st as ts.DeclarationStatement).name!) ? [(st as ts.DeclarationStatement).name as ts.Identifier] : [];
+      for (const id of names) {
+        const inFile = uses(source, id.text, id);
+        const atBuild = [...sources].some(([f, s]) => f.startsWith("build/") && f !== file && uses(s, id.text));
+        if (!inFile && !atBuild) out.push(`${file} ${id.text}`);
+      }
+    }
+  }
+  return out;
+}
+
 const glueSources = sources();
 const parsed = new Map([...glueSources].map(([f, text]) => [f, parse(f, text)]));
 const edges = edgesOf(parsed);
@@ -420,6 +454,20 @@ describe("architecture walls", () => {
       text.replace(line, "").replace("  payloadWithin(ctx, entry, argsJson);\n", "  payloadWithin(ctx, entry, argsJson);\n  pinGate(ctx, entry);\n"),
     ];
     for (const planted_ of misplaced) expect(pinGatePlace(parse(file, planted_))).not.toEqual([]);
+  });
+
+  it("an export tagged @internal (exported for tests or build tools; knip --production skips it) is still used by glue/ itself: no test keeps dead code alive (a planted one is reported)", () => {
+    expect(internalUnused(parsed)).toEqual([]);
+    const tagged = [...parsed].filter(([, s]) => s.statements.some((st) => ts.getJSDocTags(st).some((t) => t.tagName.text === "internal"))).length;
+    expect(tagged, "the check sees the tags").toBeGreaterThan(0);
+    const plantedDead = [
+      "/** @internal exported for its tests. */\nexport function onlyTested(x: number): number { return x; }\n",
+      "/** @internal exported for its tests. */\nexport const ONLY_TESTED = \"x\";\n",
+      "/**\n * Words.\n * @internal exported for its tests.\n */\nexport const onlyTested = (x: number) => x;\nexport function used() { return 1; }\n",
+    ];
+    for (const text of plantedDead) expect(internalUnused(new Map([["support/planted.ts", parse("support/planted.ts", text)]]))).toHaveLength(1);
+    const live = "/** @internal exported for its tests. */\nexport const step = (x: number) => x + 1;\nexport const twice = (x: number) => step(step(x));\n";
+    expect(internalUnused(new Map([["support/planted.ts", parse("support/planted.ts", live)]]))).toEqual([]);
   });
 
   it("every glue file opens with a comment that says what it owns", () => {

@@ -34,7 +34,7 @@ export const VIEW_CSP =
   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; " +
   "connect-src 'none'; frame-src 'none'; child-src 'none'; worker-src 'none'; form-action 'none'; base-uri 'none'";
 
-/** The built shell document's name in dist/bundle/ (written by glue/build/view-shell.ts). */
+/** The built shell document's name in dist/bundle/ (written by glue/build/view-shell.ts). @internal exported for the shell bundler (build/view-shell.ts). */
 export const SHELL_FILE = "view-shell.html";
 
 const shellPath = join(dirname(binPath), "..", "dist", "bundle", SHELL_FILE);
