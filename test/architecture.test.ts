@@ -127,6 +127,54 @@ const SIDES: Side[] = [
   },
 ];
 
+/**
+ * How a test file is named (README, "Where a test lives"): its name starts with what it proves,
+ * followed by "-" or ".test.ts": a glue folder (`calls-…`, `config-…`) or a top-level glue file
+ * (`cli-…`: the command line as a person runs it, and so glue/commands/ too), so a change in
+ * glue/x/ shows its tests at once (`ls test/x-*`); else one of
+ * the words below, each saying what it stands for. A file in a folder of test/ takes that folder's
+ * word. Every word here is used by some test file.
+ */
+const TEST_WORDS: { word: string; proves: string }[] = [
+  // A word for part of a glue folder, as the docs name it.
+  { word: "oauth", proves: "glue/auth/: the logins of remote connectors (spec/oauth.md)" },
+  { word: "search", proves: "search_tools and atrium.search: glue/catalog/ (the index, ranking) and glue/embeddings/ (its semantic layer)" },
+  { word: "secret-redaction", proves: "glue/results/secrets/" },
+  { word: "data-flow", proves: "the data-flow guard: glue/calls/run-flow.ts and invoke.ts (spec/data-flow.md)" },
+  // Sources outside glue/.
+  { word: "spec", proves: "the decision core: spec/, assembly/, wasm/" },
+  { word: "smoke", proves: "smoke.mjs" },
+  { word: "package", proves: "the published package (package.json's files and bin)" },
+  { word: "readme", proves: "README.md's own examples" },
+  { word: "rig", proves: "the test rig itself: test/harness/, test/fixtures/" },
+  // Across the glue, no one folder.
+  { word: "architecture", proves: "the walls of ARCHITECTURE.md over all of glue/" },
+  { word: "replicas", proves: "several atrium processes behind a balancer, sharing a store (team mode)" },
+  { word: "interop", proves: "both protocol revisions on both sides, over stdio and HTTP" },
+  { word: "browser/", proves: "what runs in a browser: the view shell, downstream apps (test/browser/)" },
+];
+
+/** Test files (test-relative) whose name starts with no glue folder, top-level glue file or word of TEST_WORDS. */
+function misnamedTests(testFiles: string[], glueFolders: string[], glueFiles: string[]): string[] {
+  const words = [...glueFolders, ...glueFiles, ...TEST_WORDS.map((w) => w.word)];
+  return testFiles.filter((f) => {
+    const slash = f.lastIndexOf("/");
+    if (slash >= 0) return !words.includes(f.slice(0, slash + 1));
+    const base = f.replace(/\.test\.ts$/, "");
+    return !words.some((w) => !w.endsWith("/") && (base === w || base.startsWith(`${w}-`)));
+  });
+}
+
+/** Every test file under test/ (test-relative), but the installed test servers' packages. */
+function testFiles(dir = join(repo, "test")): string[] {
+  const walk = (d: string): string[] => readdirSync(d).flatMap((n) => {
+    const p = join(d, n);
+    if (n === "node_modules") return [];
+    return statSync(p).isDirectory() ? walk(p) : n.endsWith(".test.ts") ? [relative(dir, p).split("\\").join("/")] : [];
+  });
+  return walk(dir).sort();
+}
+
 /** Every glue source (TypeScript, the shell's .mts, declaration files), glue-relative → text: read once. */
 function sources(root = GLUE): Map<string, string> {
   const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => {
@@ -574,6 +622,26 @@ describe("import walls on the TypeScript AST", () => {
         expect({ form, reported: reported(sideViolations(planted_, [side]), via, target) }).toEqual({ form, reported: !(side.values && typeOnly) });
       }
     });
+  });
+});
+
+describe("tests findable by source", () => {
+  const glueFolders = readdirSync(GLUE).filter((n) => statSync(join(GLUE, n)).isDirectory());
+  const glueFiles = readdirSync(GLUE).filter((n) => n.endsWith(".ts")).map((n) => n.replace(/\.ts$/, ""));
+
+  it("every test file's name starts with the glue folder (or top-level glue file) it proves, or a listed word", () => {
+    expect(misnamedTests(testFiles(), glueFolders, glueFiles), "name the test after the glue folder it proves (calls-…, config-…), or a word of TEST_WORDS").toEqual([]);
+  });
+
+  it("every listed word is used by a test file, and none is a glue folder's own name", () => {
+    const files = testFiles();
+    expect(TEST_WORDS.filter((w) => !files.some((f) => w.word.endsWith("/") ? f.startsWith(w.word) : f === `${w.word}.test.ts` || f.startsWith(`${w.word}-`))).map((w) => w.word)).toEqual([]);
+    expect(TEST_WORDS.filter((w) => glueFolders.includes(w.word) || glueFiles.includes(w.word)).map((w) => w.word)).toEqual([]);
+  });
+
+  it("a misnamed test file is reported (planted names)", () => {
+    expect(misnamedTests(["misc.test.ts", "helpers-thing.test.ts", "callsx-approvals.test.ts", "other/apps.test.ts", "calls-approvals.test.ts", "calls.test.ts", "browser/shell.test.ts"], glueFolders, glueFiles))
+      .toEqual(["misc.test.ts", "helpers-thing.test.ts", "callsx-approvals.test.ts", "other/apps.test.ts"]);
   });
 });
 

@@ -11,7 +11,7 @@
 // dist/bundle/SHELL_FILE, which this module reads. The server never loads vite.
 //
 // Hosts cache the resource by URI: any change to these bytes must bump the version segment
-// of SHELL_URI (test/shell-version.test.ts enforces it against glue/views/shell-version.json).
+// of SHELL_URI (test/views-shell-version.test.ts enforces it against glue/views/shell-version.json).
 //
 // Messages between the shell and the page (both directions use postMessage with "*", since
 // the page's origin is opaque; each side checks `event.source`):
