@@ -55,7 +55,7 @@ import type { PinStorage } from "./pins/pin-storage.js";
 /** serve's live reload: the config file it was started with, and who else hears each outcome. */
 export interface LiveConfig { file: string; onReload?: (outcome: ReloadOutcome) => void; log?: (line: string) => void }
 
-/** `pool`: serve starts the sandbox workers before it loads the rest, so they warm sooner. `live`: watch the config file. */
+/** `pool`: serve starts the sandbox workers before it loads the rest, so they warm sooner (none handed in: started when first asked for). `live`: watch the config file. */
 /** How the app is served: `shared` (team mode, many principals) never hands a downstream's question to a host connection, since it cannot yet tell whose call asked it; it is declined with the reason. */
 export interface ServeMode {
   shared: boolean;
@@ -69,8 +69,10 @@ export interface ServeMode {
   observer?: Observer;
 }
 
-export function createApp(config: AtriumConfig, version: string, pool: SandboxPool = startSandboxPool(config.sandbox), activity: ActivitySink = noActivity, live?: LiveConfig, mode: ServeMode = { shared: false }) {
+export function createApp(config: AtriumConfig, version: string, pool?: SandboxPool, activity: ActivitySink = noActivity, live?: LiveConfig, mode: ServeMode = { shared: false }) {
   const c = core();
+  // Without a pool handed in (doctor, which runs no program; tests) the workers start when the pool is first asked for.
+  const sandbox = () => (pool ??= startSandboxPool(config.sandbox));
   const running = new RunningConfig(config);
   const registry = new ConnectorRegistry(config, version);
   const observer = mode.observer ?? noObserver;
@@ -139,11 +141,11 @@ export function createApp(config: AtriumConfig, version: string, pool: SandboxPo
   // Runs parked on a 2026-07-28 question; with replicas, a retry for another's run is carried there (a leg lasts at most a run's wall time).
   const parked = new ParkedRuns(state.bus && { bus: state.bus, waitMs: () => running.current.sandbox.programWallMs + STORE_OP_MS });
   void parked.listen();
-  const deps = { version, tools, host, onToolsChanged, catalogFor, context: { core: c, catalog, downstream, semantic, stash, viewStore, parked, programSlots: new MemoryProgramSlots(c), get config() { return running.current; }, pool, authorizer, activity }, appResources, prompts, questions, observer };
+  const deps = { version, tools, host, onToolsChanged, catalogFor, context: { core: c, catalog, downstream, semantic, stash, viewStore, parked, programSlots: new MemoryProgramSlots(c), get config() { return running.current; }, get pool() { return sandbox(); }, authorizer, activity }, appResources, prompts, questions, observer };
   /** A server instance for one connection of one revision, acting for one principal (`local` unless HTTP auth names one). */
   const serverFor = (revision: Revision, principal?: Principal) => createServer(deps, revision, principal);
   const reload = live && watchConfig({ ...live, onReload: (o) => { activity.configReload(o); if (o.ok) for (const l of toolsChanged) l(); live.onReload?.(o); } }, c, running, registry);
-  return { config, running, registry, catalog, state, host, serverFor, tools, pool, reload, pins, semantic, onToolsChanged, onPromptsChanged: prompts.onChanged };
+  return { config, running, registry, catalog, state, host, serverFor, tools, get pool() { return sandbox(); }, reload, pins, semantic, onToolsChanged, onPromptsChanged: prompts.onChanged };
 }
 
 /** Watches the config file; each settled edit is judged and applied or refused (config/reload.ts), and written where doctor reads it. */

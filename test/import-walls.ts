@@ -183,3 +183,16 @@ export function planted(form: ImportForm, specifier: string, quote: "\"" | "'" |
 }
 
 export const IMPORT_FORMS: ImportForm[] = ["import", "import type", "export from", "export type from", "import equals", "dynamic import", "require", "type import"];
+
+/** Where a glue file sits in a top-to-bottom layer order (each entry a glue folder or file): the deepest entry holding it, as its index; -1 under none. */
+export function layerOf(file: string, layers: string[]): number {
+  let best = -1;
+  layers.forEach((l, i) => { if (under(file, l) && (best < 0 || l.length > layers[best].length)) best = i; });
+  return best;
+}
+
+/** Every import whose target sits in a layer above its importer's (layers listed top to bottom): an import running back up a layer. */
+export function backUpImports(edges: Edge[], layers: string[]): Violation[] {
+  return edges.flatMap((e) => e.target.kind === "glue" && layerOf(e.target.path, layers) < layerOf(e.from, layers)
+    ? [{ from: e.from, line: e.line, form: e.form, to: e.target.path, rule: "layer order" }] : []);
+}

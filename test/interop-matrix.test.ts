@@ -70,7 +70,7 @@ for (const clientRev of REVS) {
           // atrium sends both notifications before the answer (mcp/tools/run-tool.ts awaits them), but
           // the SDK client runs notification handlers a tick after it reads them and a response at
           // once, so a notification read in the same chunk as the answer can find its handler gone.
-          // The wire order itself is held by test/execute-code.test.ts with a raw peer.
+          // The wire order itself is held by test/mcp-execute-code.test.ts with a raw peer.
           expect(progress.length).toBeGreaterThan(0);
           expect(progress).toEqual([1, 2].slice(0, progress.length));
         });

@@ -1,7 +1,8 @@
 // Pinned tool definitions end to end, with real parts: a real atrium over stdio, the fixture
 // server whose definitions come from a file (so two starts differ), and the real `atrium pins`
 // CLI as a child process on the same state directory. A changed description and a new tool are
-// quarantined on every path (call_tool, a program), shown by search and by `atrium pins` with a
+// quarantined on every path (call_tool, call_destructive_tool, a program, a view's bound read, a
+// downstream app's call_app_tool), shown by search and by `atrium pins` with a
 // readable diff, and callable once `atrium pins accept` ran — the running atrium notices the pin
 // file change; an annotation flip toward "may write" takes effect at once (approval-only) and is
 // still listed; a rejected change stays quarantined, across restarts too; a poisoned description
@@ -16,6 +17,8 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { atriumBin, fixture, repo, startAtrium, type Atrium } from "./harness/atrium-client.js";
 import { waitFor } from "./harness/until.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/core";
+import { VIEW_READ_META } from "../glue/views/shell-page.js";
 
 const run = promisify(execFile);
 const err = (r: any) => r.structuredContent?.error;
@@ -54,8 +57,8 @@ function connector(id: string, defs: unknown[], extra: Record<string, unknown> =
 }
 const setDefs = (id: string, defs: unknown[]) => writeFileSync(join(dir, `${id}-defs.json`), JSON.stringify(defs));
 
-async function start(servers: Record<string, unknown>): Promise<Atrium> {
-  const a = await startAtrium({ config: { mcpServers: servers }, env: { ATRIUM_STATE_DIR: state } });
+async function start(servers: Record<string, unknown>, opts: { apps?: boolean } = {}): Promise<Atrium> {
+  const a = await startAtrium({ config: { mcpServers: servers }, env: { ATRIUM_STATE_DIR: state }, ...opts });
   open.push(a);
   return a;
 }
@@ -155,6 +158,31 @@ describe("pinned tool definitions, end to end", () => {
     const none = await pins(servers, "accept", "dict", "extra");
     expect(none.code).toBe(1);
     expect(none.stderr).toContain("has no pending change for extra; pending: archive");
+  });
+
+  it("a quarantined tool is refused on the view and app paths too: a view's bound read (call_tool as the view shell sends it) and a downstream app's call_app_tool, each by invoke.ts's pin gate", async () => {
+    const servers = connector("dict", v1);
+    await stop(await start(servers));
+    setDefs("dict", v2);
+    const a = await start(servers, { apps: true });
+    // Exactly what the view shell sends for a bound read (glue/views/shell/browser/shell.mts).
+    const viewRead = async (address: string) => (await a.client.request({ method: "tools/call", params: { name: "call_tool", arguments: { address, args: {}, resultMode: "value" }, _meta: { [VIEW_READ_META]: true } } }, CallToolResultSchema)) as any;
+    const appCall = async (tool: string) => (await a.call("call_app_tool", { connector: "dict", tool, arguments: {} })) as any;
+
+    expect(err(await viewRead("dict.lookup"))).toMatchObject({ code: "quarantined", details: { reason: "changed", accept: "atrium pins accept dict lookup" } });
+    expect(err(await viewRead("dict.extra"))).toMatchObject({ code: "quarantined", details: { reason: "new_tool" } });
+    expect(err(await appCall("lookup"))).toMatchObject({ code: "quarantined", details: { reason: "changed" } });
+    expect(err(await appCall("extra"))).toMatchObject({ code: "quarantined", details: { reason: "new_tool" } });
+    // The same paths run the tool beside them, which kept its pin.
+    expect((await viewRead("dict.stats")).structuredContent.data).toEqual({ ran: "stats" });
+    expect((await appCall("stats")).structuredContent).toEqual({ ran: "stats" });
+    // The activity log says which path each call took: the refusals came down the view and app paths.
+    // (Its appends are asynchronous: wait until all six calls are in.)
+    const calls = () => readFileSync(join(state, "activity", "activity.log"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((x) => x.event === "call");
+    await waitFor(() => calls().length >= 6, "six call events in the activity log");
+    expect(calls().map(({ tool, path, outcome }) => `${tool} ${path} ${outcome}`).sort()).toEqual(
+      ["extra app quarantined", "extra view quarantined", "lookup app quarantined", "lookup view quarantined", "stats app ok", "stats view ok"],
+    );
   });
 
   it("accept is bound to the digest `atrium pins` showed: a definition the server switched to after the review is shown again and never becomes the pin", async () => {

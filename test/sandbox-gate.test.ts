@@ -11,7 +11,7 @@ import { LOCAL_PRINCIPAL } from "../glue/support/principal.js";
 import { quickjsWasmPath, sandboxWorkerPath } from "../glue/support/paths.js";
 import type { RunLimits, RunOutcome } from "../glue/sandbox/protocol.js";
 import type { HostCall } from "../glue/sandbox/host-ops.js";
-import { jsonDepth } from "../glue/sandbox/json-depth.js";
+import { jsonDepth } from "../glue/support/json-depth.js";
 import { core } from "../glue/decisions/core.js";
 import { HOST_CALL_REFUSALS_MAX } from "../glue/decisions/generated/spec.js";
 import { buildSearchIndex } from "../glue/catalog/search-index.js";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { ACTIVITY_CODE_CHARS_MAX, ACTIVITY_CONFIG_PATH_CHARS_MAX, ACTIVITY_FILE_BYTES_MAX, ACTIVITY_FILES_KEPT, ACTIVITY_QUEUE_LINES_MAX, ACTIVITY_RELOAD_IDS_MAX, ACTIVITY_SESSION_BYTES, APP_TOOL_NAME_CHARS_MAX, CONNECTOR_ID_CHARS_MAX } from "../decisions/generated/spec.js";
 import { FILE_MODE_PRIVATE, MODE_GROUP_OTHER } from "../support/wire.js";
-import { privateDir } from "../views/private-dir.js";
+import { privateDir } from "../support/private-dir.js";
 import { sinkOf, type ActivityEvent, type ActivitySink } from "./events.js";
 
 export const ACTIVITY_DIR = "activity";

@@ -11,7 +11,7 @@ import { AUTH_OPTIONS, ConnectorOAuth, metadataUrlToUse } from "./provider.js";
 import { startReceiver, type Receiver } from "./receiver.js";
 import { boundedAuthFetch } from "./bounded-fetch.js";
 import { NoAnswerInTime, withinDeadline } from "../support/within-deadline.js";
-import { notLoopback } from "./loopback.js";
+import { notLoopback } from "../config/loopback.js";
 import { HTTP_STATUS } from "../support/wire.js";
 import { clampEcho } from "../support/errors.js";
 import { oauthErrorWords } from "./background-failure.js";

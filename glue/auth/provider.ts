@@ -29,7 +29,7 @@ import { auth, createPrivateKeyJwtAuth, discoverOAuthProtectedResourceMetadata, 
 import type { HttpConnectorConfig } from "../config/schema.js";
 import type { LoginRecords } from "./store.js";
 import { NeedsLogin, RefusedWithoutLogin, needsLogin, refusedWithoutLogin } from "./needs-login.js";
-import { notLoopback } from "./loopback.js";
+import { notLoopback } from "../config/loopback.js";
 import type { Receiver } from "./receiver.js";
 import { AuthChallenge, OAuthGrant, OAUTH_SCOPE_CHARS_MAX, OAuthForbidden, OAUTH_REFRESH_LEAD_MS, OAUTH_STATE_BYTES, OAuthAuthorizationUrl, OAuthIssuer, OAuthMetadataLocation, OAuthRefresh, OAuthResource, OAuthTokenIssuer, OAuthUnauthorized } from "../decisions/generated/spec.js";
 import { core } from "../decisions/core.js";

@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { OAUTH_CALLBACK_PARAM_CHARS_MAX, OAUTH_LOGIN_WAIT_MS } from "../decisions/generated/spec.js";
 import { HTTP_STATUS, PLAIN_PAGE } from "../support/wire.js";
-import { notLoopback } from "./loopback.js";
+import { notLoopback } from "../config/loopback.js";
 
 export interface Callback { code: string; iss?: string }
 

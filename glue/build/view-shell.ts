@@ -12,7 +12,7 @@
 // shell's fixed bounds (spec/bounds.md, SHELL_BOUNDS) and the protocol numbers it answers with.
 //
 // Deterministic: the same sources give the same bytes (the digest is pinned in
-// ../shell-version.json, test/shell-version.test.ts).
+// ../shell-version.json, test/views-shell-version.test.ts).
 import { fileURLToPath } from "node:url";
 import { ProtocolErrorCode as ErrorCode } from "@modelcontextprotocol/server";
 import { build, type Plugin, type Rollup } from "vite";

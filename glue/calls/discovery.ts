@@ -53,6 +53,7 @@ export interface Found {
  * One ranked page; `schemas` adds each tool's compact input schema; `extra` is another score
  * source fused into the ranking (search-index.ts fuse()). A `connector` filter naming no
  * connector is an invalid_args error that names the known ones.
+ * @internal exported for its tests and the search benches.
  */
 export function findTools(catalog: Catalog, q: SearchQuery & { schemas?: boolean }, extra?: ExtraScores): Found {
   const known = q.connector === undefined ? [] : catalog.connectorNames();

@@ -15,7 +15,7 @@ import {
   SCHEMA_VARIANTS_MAX,
 } from "../decisions/generated/spec.js";
 
-/** Markers this renderer adds: how much it dropped. */
+/** Markers this renderer adds: how much it dropped. @internal exported for its tests. */
 export const ENUM_OMITTED = "x-enumOmitted";
 const PROPERTIES_OMITTED = "x-propertiesOmitted";
 

@@ -77,7 +77,7 @@ const SURFACE = "=";
 // The most tools one index holds.
 const RANK_SPAN = T.rankSpan;
 
-/** Parameter names of an untrusted schema, bounded in depth and count. */
+/** Parameter names of an untrusted schema, bounded in depth and count. @internal exported for the search bench. */
 export function paramNames(schema: unknown): string[] {
   const names: string[] = [];
   const walk = (node: unknown, depth: number): void => {
@@ -294,6 +294,7 @@ interface Ranked { docs: Int32Array; scores: Float64Array }
  * The one fusion of lexical and semantic scores: a doc's lexical value (its score relative to what
  * the query could reach, not clipped) blended with its semantic evidence in 0–1, weighted by
  * `semanticWeight`. With no evidence for the doc the semantic part counts 0.
+ * @internal exported for its tests.
  */
 export function fuse(lexical: number, extra: number | undefined): number {
   return (1 - T.semanticWeight) * lexical + T.semanticWeight * (extra ?? 0);

@@ -24,7 +24,8 @@ const listenCheck = (v: string) => { const l = parseListen(v); return typeof l =
 
 const lines = (v: string) => (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= ACTIVITY_LINES_MAX ? undefined : `must be a whole number from 1 to ${ACTIVITY_LINES_MAX}, got ${JSON.stringify(v)}`);
 
-const COMMANDS = {
+/** @internal Every command and its flags (exported for test/cli-help.test.ts, which holds the help to them). */
+export const COMMANDS = {
   serve: { config: { value: "FILE" }, http: {}, listen: { value: "HOST:PORT", needs: "http", check: listenCheck } },
   doctor: { config: { value: "FILE" } },
   demo: { out: { value: "DIR" }, serve: {}, port: { value: "N", needs: "serve", check: port } },
@@ -36,8 +37,9 @@ const COMMANDS = {
 /**
  * Words a command takes after its name (`atrium auth login <connector>`): the first is one of
  * `actions` (or, when none is given, `default`); a last word ending in "…" takes any number.
+ * @internal Exported for test/cli-help.test.ts, which holds the help to it.
  */
-const WORDS: Partial<Record<keyof typeof COMMANDS, { actions: Record<string, string[]>; default?: string }>> = {
+export const WORDS: Partial<Record<keyof typeof COMMANDS, { actions: Record<string, string[]>; default?: string }>> = {
   auth: { actions: { login: ["CONNECTOR"], logout: ["CONNECTOR"], status: [] } },
   pins: { actions: { list: [], accept: ["CONNECTOR", "TOOL@DIGEST…"], reject: ["CONNECTOR", "TOOL…"] }, default: "list" },
 };
@@ -105,21 +107,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   return { kind: "run", command, flags, words };
 }
 
-const shownWord = (r: string) => (r.endsWith("…") ? `[${r.toLowerCase()}]` : `<${r.toLowerCase()}>`);
-
-/**
- * What each command (and each of its actions but the default one) takes, as the help must show
- * it: `--config FILE`, `--serve`, `<connector>`, `[tool…]` (test/cli-help.test.ts holds the help to it).
- */
-export function commandUsage(): { command: CommandName; action?: string; flags: string[] }[] {
-  return (Object.keys(COMMANDS) as CommandName[]).flatMap((command) => {
-    const table: Record<string, Flag> = COMMANDS[command];
-    const flags = Object.entries(table).map(([k, f]) => (f.value ? `--${k} ${f.value}` : `--${k}`));
-    const takes = WORDS[command];
-    if (!takes) return [{ command, flags }];
-    return Object.entries(takes.actions).map(([action, rest]) => ({ command, ...(action !== takes.default && { action }), flags: [...rest.map(shownWord), ...flags] }));
-  });
-}
+/** @internal A word as the help and the messages show it: `<connector>`, `[tool…]` for any number (exported for test/cli-help.test.ts). */
+export const shownWord = (r: string) => (r.endsWith("…") ? `[${r.toLowerCase()}]` : `<${r.toLowerCase()}>`);
 
 /** `--config FILE` / `--out DIR, --serve, --port N` for a command's messages. */
 function describeFlags(command: CommandName): string {

@@ -11,11 +11,12 @@ import { nearestNames } from "../support/text/nearest-names.js";
  */
 const READ_ONLY_NAME_WORDS: readonly string[] = ["get", "list", "read", "search", "find", "query", "describe", "show", "fetch", "view", "count", "stat", "open", "lookup", "inspect"];
 
-/** The first word of a tool name: split at `_`, `-`, `.`, a space or a lower-to-upper case change. */
+/** The first word of a tool name: split at `_`, `-`, `.`, a space or a lower-to-upper case change. @internal exported for its tests. */
 export function firstWord(name: string): string {
   return (name.split(/[_\-. ]|(?<=[a-z0-9])(?=[A-Z])/)[0] ?? "").toLowerCase();
 }
 
+/** @internal exported for its tests. */
 export const looksReadOnly = (name: string): boolean => READ_ONLY_NAME_WORDS.includes(firstWord(name));
 
 export interface UnlistedTool { list: "readOnlyTools" | "approvalTools" | "keepOutsidePrograms"; name: string; nearest: string[] }

@@ -13,7 +13,7 @@ import {
 } from "./schema.js";
 import { isJsonObject } from "../support/json-object.js";
 import { at, bool, expected, fail, headerName, headerValue, httpUrl, idMessage, list, map, envName, own, section, show, text, toolList, unknownKeys, closest, type Ctx, type Obj } from "./readers.js";
-import { notLoopback } from "../auth/loopback.js";
+import { notLoopback } from "./loopback.js";
 import { PIN_POLICY_SETTINGS, type PinPolicySetting } from "../pins/facts.js";
 import { hostKeyWarning } from "./host-keys.js";
 import { accessOf, httpOf, storeOf } from "./validate-team.js";

@@ -224,6 +224,7 @@ const i32 = (x: unknown): number => (typeof x === "number" && Number.isInteger(x
 const f64 = (x: unknown): number => (typeof x === "number" ? x : Number.NaN);
 const flag = (x: unknown): number => (x === true ? 1 : 0);
 
+/** @internal exported for the spec tool (build/spec/cli.ts) and the mutation runner. */
 export function createCore(bytes: Uint8Array): Core {
   const module = new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
   const instantiate = () => new WebAssembly.Instance(module, { env: { abort: () => { throw new Error("abort"); } } }).exports as unknown as CoreExports;
@@ -339,6 +340,6 @@ export function core(): Core {
 }
 
 /** wasm/core.wasm under the package root (vitest, the compiled tree and the bundle alike). */
-export function committedWasmPath(): string {
+function committedWasmPath(): string {
   return join(packageRoot, "wasm/core.wasm");
 }

@@ -4,12 +4,14 @@
 // its own _meta (H13), nothing kept. And whether an app-only tool is listed or runs for that host (H14).
 import type { Core, HostDecision } from "./core.js";
 import { hostFacts, requestCapabilities } from "./facts/host.js";
-import type { ViewsConfig } from "../config/schema.js";
-import { AppOnly, AppOnlyUse, Revision } from "./generated/spec.js";
+import { AppOnly, AppOnlyUse, Revision, type DeliveryOverrideName } from "./generated/spec.js";
+
+/** What detection reads of the views config (config/schema.ts ViewsConfig has these): the operator's delivery override and the file fallback. */
+interface DeliverySettings { delivery: DeliveryOverrideName; fileFallback: boolean }
 
 export class HostState {
   /** `views`: read at each detection, so a config reload's delivery settings apply to the next request. */
-  constructor(private readonly core: Core, private readonly views: () => ViewsConfig) {}
+  constructor(private readonly core: Core, private readonly views: () => DeliverySettings) {}
 
   /** One connection's detector: the host deciding each of its requests, `session` what its initialize declared (2025-11-25), `meta` the request's own envelope. */
   forConnection(): (revision: Revision, session: unknown, meta: unknown) => HostDecision {

@@ -1,8 +1,8 @@
 // The one table that turns the core's codes into words for people and models.
 // Keyed by code name, so a code added to spec/ without a message fails typecheck.
-import type { OAuthForbiddenName, OAuthTeamRedirectName, OAuthAuthorizationUrlName, OAuthIssuerName, OAuthTokenIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, DeliveryReasonName, HostReasonName, ViewCheckName, BudgetCheckName, LimitCheckName, PinReasonName, DownstreamAskName, TokenReasonName } from "./generated/spec.js";
+import type { OAuthForbiddenName, OAuthTeamRedirectName, OAuthAuthorizationUrlName, OAuthIssuerName, OAuthTokenIssuerName, OAuthRedirectName, OAuthResourceName, OAuthUnauthorizedName, AppCallReasonName, ApprovalOutcomeReasonName, ClassReasonName, ViewCheckName, PinReasonName, DownstreamAskName, TokenReasonName } from "./generated/spec.js";
 import { codeName } from "./code-names.js";
-import { ClassReason, DeliveryReason, HostReason, ViewCheck, BudgetCheck, LimitCheck, TokenReason } from "./generated/spec.js";
+import { ViewCheck, TokenReason } from "./generated/spec.js";
 
 export const classReasonText: Record<ClassReasonName, string> = {
   annotated_read_only: "annotated readOnlyHint: true and not destructive",
@@ -254,26 +254,6 @@ const tokenReasonText: Record<TokenReasonName, string> = {
   invalid_facts: "the token could not be judged",
 };
 
-const hostReasonText: Record<HostReasonName, string> = {
-  app_mime: "the client declared io.modelcontextprotocol/ui with text/html;profile=mcp-app",
-  ext_absent: "the client did not declare the MCP Apps extension",
-  other_mime_only: "the client declared the MCP Apps extension without text/html;profile=mcp-app",
-  mime_absent: "the client declared the MCP Apps extension without mimeTypes",
-  ext_malformed: "the client's MCP Apps extension entry is not an object",
-  mime_malformed: "the client's mimeTypes is not a list of strings",
-  invalid_facts: "the host-detection facts were out of range",
-};
-
-const deliveryReasonText: Record<DeliveryReasonName, string> = {
-  apps_host: "views are shown inline by this MCP Apps host",
-  file_fallback: "this host cannot show views; they are written to local HTML files",
-  fallback_off: "this host cannot show views and the file fallback is off",
-  override_file: "the operator chose file delivery",
-  override_none: "the operator switched views off",
-  override_inline: "the operator chose inline delivery",
-  override_inline_refused: "the operator chose inline delivery, but this host did not declare MCP Apps",
-  invalid_facts: "the host-detection facts were out of range",
-};
 
 const viewCheckText: Record<ViewCheckName, string> = {
   ok: "accepted",
@@ -300,32 +280,12 @@ const viewCheckText: Record<ViewCheckName, string> = {
   invalid_facts: "the manifest facts were out of range",
 };
 
-const budgetCheckText: Record<BudgetCheckName, string> = {
-  ok: "within budget",
-  over: "over budget",
-  invalid_limit: "the limit is not an acceptable value",
-  invalid_amount: "the amount is not a non-negative whole number",
-  unknown_budget: "unknown budget",
-};
-
-const limitCheckText: Record<LimitCheckName, string> = {
-  ok: "accepted",
-  unknown_budget: "unknown budget",
-  not_integer: "must be a whole number",
-  below_min: "is below the minimum",
-  above_max: "is above the maximum",
-};
 
 const byCode = <N extends string>(table: Record<N, number>, text: Record<N, string>) => (code: number): string => {
   const name = codeName(table, code);
   return name ? text[name] : `unknown code ${code}`;
 };
-export const describeClassReason = byCode(ClassReason, classReasonText);
-export const describeHostReason = byCode(HostReason, hostReasonText);
-export const describeDeliveryReason = byCode(DeliveryReason, deliveryReasonText);
 export const describeViewCheck = byCode(ViewCheck, viewCheckText);
-export const describeBudgetCheck = byCode(BudgetCheck, budgetCheckText);
-export const describeLimitCheck = byCode(LimitCheck, limitCheckText);
 export const describeTokenReason = byCode(TokenReason, tokenReasonText);
 
 /** P12: why atrium declined a downstream's question on the person's behalf (sent to the asking server in the decline's `_meta`). */

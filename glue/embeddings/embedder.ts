@@ -36,7 +36,3 @@ export function quantize(v: Float32Array): Int8Vector {
   return { codes, scale };
 }
 
-/** The float vector a compact one stands for. */
-export function dequantize(v: Int8Vector): Float32Array {
-  return Float32Array.from(v.codes, (c) => c * v.scale);
-}

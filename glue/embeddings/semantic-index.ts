@@ -69,15 +69,15 @@ export class SemanticIndex {
     };
     try {
       // stdout: true keeps whatever the model runtime prints off atrium's stdout (the protocol's).
+      // Those streams are never read (reading a worker's stdio holds the process open): what the
+      // runtime prints waits in the worker, unwritten.
       const worker = new Worker(this.opts.workerPath ?? embedWorkerPath, {
         workerData: settings, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: EMBED_WORKER_OLD_GENERATION_MB },
       });
-      worker.stdout.resume();
-      worker.stderr.resume();
-      worker.unref(); // never what keeps atrium running
       worker.on("message", (m: FromWorker) => this.receive(m));
       worker.on("error", (e) => this.fail(`the embedding worker failed: ${e.message}`));
       worker.on("exit", () => this.fail("the embedding worker stopped"));
+      worker.unref(); // never what keeps atrium running (after the listeners: a message listener added later holds it again)
       this.worker = worker;
       this.set({ state: "loading" });
       this.post({ type: "update", entries: this.opts.entries() });

@@ -37,13 +37,6 @@ export interface ToolCosines {
   readonly cosines: Float32Array;
 }
 
-/** address → cosine, for the tools that have one (tests and the benches read cosines this way). */
-export function cosinesByAddress(c: ToolCosines): Map<string, number> {
-  const out = new Map<string, number>();
-  c.addresses.forEach((a, i) => Number.isNaN(c.cosines[i]!) || out.set(a, c.cosines[i]!));
-  return out;
-}
-
 export class ToolVectors {
   private addresses: string[] = [];
   private codes = new Int8Array(0);

@@ -15,7 +15,7 @@ import { endianness } from "node:os";
 import { join } from "node:path";
 import { EMBED_CACHE_BYTES_MAX } from "../decisions/generated/spec.js";
 import { FILE_MODE_PRIVATE } from "../support/wire.js";
-import { privateDir } from "../views/private-dir.js";
+import { privateDir } from "../support/private-dir.js";
 import { stateDir } from "../support/state-dir.js";
 import { quantize, type Int8Vector } from "./embedder.js";
 

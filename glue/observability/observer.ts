@@ -69,7 +69,7 @@ export interface SpanSink {
 const OUTCOMES = new Set<string>(["ok", "tool_error", "input_required", "internal", ...Object.keys(ErrorCode)]);
 export const boundedOutcome = (code: string): string => (OUTCOMES.has(code) ? code : "other");
 
-/** A stable, one-way name for a principal or a session in spans: never the id itself. */
+/** A stable, one-way name for a principal or a session in spans: never the id itself. @internal exported for its tests. */
 export const pseudonym = (kind: string, id: string): string => createHash("sha256").update(`atrium.${kind}:${id}`).digest("hex");
 
 const seconds = (since: number) => (performance.now() - since) / MS_PER_SECOND;

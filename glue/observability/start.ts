@@ -6,7 +6,7 @@
 import { createObserver, noObserver, type Observer } from "./observer.js";
 import type { Metrics } from "./metrics.js";
 
-/** Whether the environment asks for traces (the OpenTelemetry SDK's own variables). */
+/** Whether the environment asks for traces (the OpenTelemetry SDK's own variables). @internal exported for its tests. */
 export function tracesWanted(env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
   if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === "none") return false;

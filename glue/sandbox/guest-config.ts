@@ -8,6 +8,7 @@ import type { AliasConnector } from "./protocol.js";
 import type { WorkerLimits } from "./run-limits.js";
 
 interface GuestTool { ident: string; address?: string; ambiguous?: string }
+/** @internal exported for its tests. */
 export interface GuestGlobal { ident: string; connectorId: string; tools: GuestTool[]; ambiguous?: string }
 export interface GuestConfig { globals: GuestGlobal[]; refusalsOver: string; limits: { errorText: number; value: number; log: number } }
 
@@ -16,6 +17,7 @@ const refusalsOver = () => JSON.stringify(new AtriumError("budget_exceeded", `HO
 
 const ambiguous = (message: string) => JSON.stringify(new AtriumError("ambiguous_tool_alias", message).toJSON());
 
+/** @internal exported for its tests. */
 export function guestGlobals(aliases: readonly AliasConnector[]): GuestGlobal[] {
   const byIdent = new Map<string, AliasConnector[]>();
   for (const c of aliases) byIdent.set(c.ident, [...(byIdent.get(c.ident) ?? []), c]);

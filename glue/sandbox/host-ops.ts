@@ -12,7 +12,7 @@ import { Budget, BudgetCheck, HOST_ADDRESS_CHARS_MAX, HOST_DESCRIBE_ADDRESSES_MA
 import { JSON_ESCAPE_CHARS_MAX } from "../support/encoding.js";
 import { AtriumError, overBudget, type ErrorBody } from "../support/errors.js";
 import type { Safety } from "../catalog/entry.js";
-import { jsonDepth } from "./json-depth.js";
+import { jsonDepth } from "../support/json-depth.js";
 
 // ---- The operations: what a program passes (as the main thread parses it: unchecked JSON) and gets back.
 

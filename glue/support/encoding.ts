@@ -2,7 +2,7 @@
 // works with, named once. None of them is a bound (bounds are in spec/bounds.md); this file is on
 // the numeric-literal allow-list of test/architecture.test.ts.
 
-/** Code units of UTF-16 (one unit is 16 bits). */
+/** Code units of UTF-16 (one unit is 16 bits). @internal exported for the shell bundler (build/view-shell.ts). */
 export const UTF16_UNITS = 0x10000;
 /** A surrogate's top six bits, and their value for a high (leading) and a low (trailing) surrogate. */
 export const SURROGATE_MASK = 0xfc00;

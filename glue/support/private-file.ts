@@ -6,7 +6,7 @@
 import { chmodSync, closeSync, fstatSync, lstatSync, openSync, renameSync, rmSync, writeFileSync, constants } from "node:fs";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import { privateDir } from "../views/private-dir.js";
+import { privateDir } from "./private-dir.js";
 import { FILE_MODE_PRIVATE, MODE_GROUP_OTHER } from "./wire.js";
 import { readFdCapped } from "./read-capped.js";
 

@@ -10,7 +10,7 @@
 /** Elements that own a browsing context (or did, in some engine). */
 export const FRAME_NAMES = ["iframe", "frame", "frameset", "object", "embed", "fencedframe", "portal", "applet"] as const;
 
-/** The prefix a frame tag's local name gets. */
+/** The prefix a frame tag's local name gets. @internal exported for its tests. */
 export const BLOCKED_PREFIX = "atrium-blocked-";
 
 // A tag name runs from "<" or "</" to whitespace, "/", ">" or "<" (the end of the string ends it too);

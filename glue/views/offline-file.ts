@@ -10,7 +10,7 @@ import { VIEW_TEMP_NAME_RANDOM_BYTES } from "../decisions/generated/spec.js";
 import { stateDir } from "../support/state-dir.js";
 import { FILE_MODE_PRIVATE } from "../support/wire.js";
 import { offlineHtml } from "./offline-html.js";
-import { privateDir } from "./private-dir.js";
+import { privateDir } from "../support/private-dir.js";
 import { pruneViewFiles, viewFileName, viewTempName } from "./view-retention.js";
 
 export type OfflineWrite = { path: string } | { refused: string };

@@ -11,7 +11,7 @@
 // dist/bundle/SHELL_FILE, which this module reads. The server never loads vite.
 //
 // Hosts cache the resource by URI: any change to these bytes must bump the version segment
-// of SHELL_URI (test/shell-version.test.ts enforces it against glue/views/shell-version.json).
+// of SHELL_URI (test/views-shell-version.test.ts enforces it against glue/views/shell-version.json).
 //
 // Messages between the shell and the page (both directions use postMessage with "*", since
 // the page's origin is opaque; each side checks `event.source`):
@@ -34,7 +34,7 @@ export const VIEW_CSP =
   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; " +
   "connect-src 'none'; frame-src 'none'; child-src 'none'; worker-src 'none'; form-action 'none'; base-uri 'none'";
 
-/** The built shell document's name in dist/bundle/ (written by glue/build/view-shell.ts). */
+/** The built shell document's name in dist/bundle/ (written by glue/build/view-shell.ts). @internal exported for the shell bundler (build/view-shell.ts). */
 export const SHELL_FILE = "view-shell.html";
 
 const shellPath = join(dirname(binPath), "..", "dist", "bundle", SHELL_FILE);

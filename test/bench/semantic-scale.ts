@@ -18,7 +18,7 @@ import { findTools, searchCatalog } from "../../glue/calls/discovery.js";
 import { SemanticIndex, type SemanticStatus } from "../../glue/embeddings/semantic-index.js";
 import { toolText } from "../../glue/embeddings/tool-text.js";
 import { bundledModelFiles } from "../../glue/embeddings/bundled.js";
-import { dequantize } from "../../glue/embeddings/embedder.js";
+import { dequantize } from "../harness/vectors.js";
 import { VectorCache, vectorKey } from "../../glue/embeddings/vector-cache.js";
 import type { Catalog } from "../../glue/catalog/catalog.js";
 import { SEARCH_PAGE_DEFAULT } from "../../glue/decisions/generated/spec.js";

@@ -1,5 +1,5 @@
 // Property tests of the decision core, written once and run twice: by vitest against the
-// committed wasm (test/core-properties.test.ts) and by the mutation run against every mutant.
+// committed wasm (test/spec-core-properties.test.ts) and by the mutation run against every mutant.
 // Each property throws when it fails (fast-check's assert).
 import fc from "fast-check";
 import type { Core } from "../../glue/decisions/core.js";

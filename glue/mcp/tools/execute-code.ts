@@ -14,7 +14,7 @@ import type { Forwarded } from "../parked-relay.js";
 import { errorResult } from "./tool-result.js";
 import { AtriumError } from "../../support/errors.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { programResult } from "../../results/program-result.js";
+import { programResult } from "../../sandbox/program-result.js";
 import { CODE_CHARS_MAX, CONNECTOR_LIST_CHARS_MAX, Revision } from "../../decisions/generated/spec.js";
 import { MS_PER_SECOND, roundMs as round } from "../../support/format.js";
 import type { AtriumConfig } from "../../config/schema.js";

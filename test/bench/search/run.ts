@@ -19,7 +19,8 @@ import type { ExtraScores } from "../../../glue/catalog/search-index.js";
 import { toolText } from "../../../glue/embeddings/tool-text.js";
 import { ToolVectors, type ToolCosines } from "../../../glue/embeddings/tool-vectors.js";
 import { VectorCache, vectorKey } from "../../../glue/embeddings/vector-cache.js";
-import { dequantize, type Embedder } from "../../../glue/embeddings/embedder.js";
+import type { Embedder } from "../../../glue/embeddings/embedder.js";
+import { dequantize } from "../../harness/vectors.js";
 
 const LARGE = 10_000;
 const SEED = 12;

@@ -138,7 +138,7 @@ describe("execute_code", () => {
 
   it("sends notifications/progress as host calls complete when the request carries a progress token", async () => {
     // A raw peer reads the wire itself: the SDK client (1.32, 2.4) can drop progress that shares a
-    // stdout read with the result (see test/fixtures.test.ts), which would make this flaky.
+    // stdout read with the result (see test/rig-fixtures.test.ts), which would make this flaky.
     const peer = new RawStdioPeer(atriumBin);
     try {
       await peer.initialize();

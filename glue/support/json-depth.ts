@@ -2,7 +2,7 @@
 // the bound on nesting is checked on the text before anything parses or serializes the value
 // recursively (V8's JSON.stringify overflows its stack a few thousand levels down).
 
-import { ASCII } from "../support/encoding.js";
+import { ASCII } from "./encoding.js";
 
 const { quote: QUOTE, backslash: BACKSLASH, openBrace: OPEN_BRACE, openBracket: OPEN_BRACKET, closeBrace: CLOSE_BRACE, closeBracket: CLOSE_BRACKET } = ASCII;
 

@@ -4,7 +4,7 @@
 // and otherwise used as the operator set it up. (POSIX only: Windows has no uid or mode bits
 // here, so there it is only created.)
 import { chmodSync, lstatSync, mkdirSync, type Stats } from "node:fs";
-import { DIR_MODE_PRIVATE, MODE_GROUP_OTHER } from "../support/wire.js";
+import { DIR_MODE_PRIVATE, MODE_GROUP_OTHER } from "./wire.js";
 
 export type DirCheck = { ok: true } | { ok: false; reason: string };
 

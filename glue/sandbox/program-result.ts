@@ -6,10 +6,10 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Core } from "../decisions/core.js";
 import { AtriumError, overBudget, type ErrorBody } from "../support/errors.js";
 import { Budget, BudgetCheck, EnvelopeFlag, ViewState, type Delivery } from "../decisions/generated/spec.js";
-import type { GuestError, RunOutcome } from "../sandbox/protocol.js";
-import { jsonDepth } from "../sandbox/json-depth.js";
-import type { Stopped } from "../sandbox/pool.js";
-import type { RunOutput } from "../sandbox/bridge.js";
+import type { GuestError, RunOutcome } from "./protocol.js";
+import { jsonDepth } from "../support/json-depth.js";
+import type { Stopped } from "./pool.js";
+import type { RunOutput } from "./bridge.js";
 import { deliverView, type ViewDeps } from "../views/delivery.js";
 
 export interface ProgramFacts {
