@@ -1,9 +1,18 @@
-// `atrium serve` answers initialize before it starts what initialize does not need (the
-// connectors, the sandbox workers): a host that writes its first requests in the same breath as
-// initialize gets them answered as if everything had been up, each waiting for what it needs.
+// `atrium serve` answers initialize before it loads or starts what initialize does not need. The
+// connectors and the sandbox workers start once the input waiting at start is answered: a host
+// that writes its first requests in the same breath as initialize gets them answered as if
+// everything had been up, each waiting for what it needs. And what serve loads before it answers
+// (read on the TypeScript AST: its static value imports, and its own dynamic imports) reaches no
+// npm package but the MCP server SDK and zod: the MCP client SDK (connectors, OAuth), jose,
+// OpenTelemetry, prom-client, redis, secretlint's rules, the embedding model and QuickJS load
+// behind a dynamic import, after the answer.
 import { describe, it, expect } from "vitest";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import type ts from "typescript";
 import { RawStdioPeer } from "./fixtures/raw-stdio.js";
-import { atriumBin } from "./harness/atrium-client.js";
+import { atriumBin, repo } from "./harness/atrium-client.js";
+import { edgesOf, parse, type Edge } from "./import-walls.js";
 
 describe("requests written with initialize, before the connectors and sandbox workers start", () => {
   it("a direct call and a program that calls the connector wait for its start and a worker, then succeed", async () => {
@@ -25,5 +34,60 @@ describe("requests written with initialize, before the connectors and sandbox wo
     } finally {
       await peer.close();
     }
+  });
+});
+
+/** The npm packages serve may load before it answers initialize: the MCP server SDK and its types, and zod (the SDK's schemas). */
+const BEFORE_INITIALIZE = ["@modelcontextprotocol/server", "@modelcontextprotocol/core", "zod"];
+
+const GLUE = join(repo, "glue");
+
+function glueSources(): Map<string, ts.SourceFile> {
+  const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? walk(p) : /\.m?ts$/.test(p) ? [p] : [];
+  });
+  return new Map(walk(GLUE).map((p) => [relative(GLUE, p).split("\\").join("/"), parse(p, readFileSync(p, "utf8"))]));
+}
+
+/**
+ * The npm packages loaded before serve answers, each with the glue file that imports it: from the
+ * command line and serve, and what serve imports dynamically itself (it awaits those before it
+ * serves), every static value import. A dynamic import elsewhere, a require() inside a function
+ * and a type-only import load nothing at start.
+ */
+function loadedBeforeInitialize(edges: Edge[]): Map<string, string> {
+  const entries = ["cli.ts", "commands/resolve-config.ts", "commands/serve.ts"];
+  for (const e of edges) if (e.from === "commands/serve.ts" && e.form === "dynamic import" && e.target.kind === "glue") entries.push(e.target.path);
+  const seen = new Set(entries);
+  const stack = [...entries];
+  const npm = new Map<string, string>();
+  while (stack.length) {
+    const file = stack.pop()!;
+    for (const e of edges) {
+      if (e.from !== file || e.typeOnly || e.form === "dynamic import" || e.form === "require") continue;
+      if (e.target.kind === "npm" && !npm.has(e.target.name)) npm.set(e.target.name, file);
+      if (e.target.kind === "glue" && !seen.has(e.target.path)) { seen.add(e.target.path); stack.push(e.target.path); }
+    }
+  }
+  return npm;
+}
+
+const beyond = (npm: Map<string, string>) => [...npm].filter(([name]) => !BEFORE_INITIALIZE.includes(name)).map(([name, by]) => `${name} (imported by ${by})`);
+
+describe("what serve loads before it answers initialize", () => {
+  const sources = glueSources();
+
+  it("no npm package but the MCP server SDK and zod: the client SDK, OAuth, OpenTelemetry, prom-client, redis, secretlint, the model and QuickJS load later", () => {
+    const npm = loadedBeforeInitialize(edgesOf(sources));
+    expect(beyond(npm)).toEqual([]);
+    expect([...npm.keys()].sort()).toEqual([...BEFORE_INITIALIZE].sort()); // the SDK it serves with is reached: the walk follows serve's imports
+  });
+
+  it("a planted static import of the login flow (the client SDK's auth) is reported", () => {
+    const planted = new Map(sources);
+    const authorizer = "auth/authorizer.ts";
+    planted.set(authorizer, parse(authorizer, `import { startLogin } from "./flow.js";\n${sources.get(authorizer)!.text}`));
+    expect(beyond(loadedBeforeInitialize(edgesOf(planted)))).toContain("@modelcontextprotocol/client (imported by auth/flow.ts)");
   });
 });
