@@ -10,7 +10,7 @@ import type { LoginRecords } from "./store.js";
 import { AtriumError, type NextAction } from "../support/errors.js";
 import { OAUTH_LOGIN_WAIT_MS, OAUTH_TOOL_WAIT_MS } from "../decisions/generated/spec.js";
 import { oauthOffered } from "./offered.js";
-import { startLogin, type LoginStart } from "./flow.js";
+import type { LoginStart } from "./flow.js";
 import type { LoginOwners } from "./store.js";
 import type { TeamCallbacks } from "./team-callbacks.js";
 import { LOCAL_PRINCIPAL } from "../support/principal.js";
@@ -108,6 +108,8 @@ export class Authorizer {
   private async begin(c: ConnectorPort, store: LoginRecords, team: TeamCallbacks | undefined): Promise<LoginStart> {
     if (c.config.kind !== "http") throw new AtriumError("invalid_args", `${c.id} is not a remote connector`);
     try {
+      // The login flow (and with it the MCP client SDK's auth) loads with the first login, never at start.
+      const { startLogin } = await import("./flow.js");
       return await startLogin(c.config, store, team && { receiver: async (state, waitMs) => team.open(state, waitMs) });
     } catch (e) {
       throw new AtriumError("auth_required", `${c.id}: ${(e as Error).message}`, { details: { connector: c.id }, nextAction: again(c.id), recovering: false });

@@ -7,7 +7,6 @@
 import type { Client, McpSubscription } from "@modelcontextprotocol/client";
 import { CONNECTOR_LIST_TTL_MAX_MS, CONNECTOR_LIST_TTL_MIN_MS } from "../decisions/generated/spec.js";
 import { clampEcho } from "../support/errors.js";
-import { sdk1Message } from "./start-failure.js";
 
 export interface FreshnessHooks {
   /** Whether `client` is still the connector's live, ready connection. */
@@ -20,6 +19,8 @@ export interface FreshnessHooks {
   retries: number;
   restartMaxMs: number;
   timeoutMs: number;
+  /** A failure in words (start-failure.ts sdk1Message, loaded with the client SDK). */
+  explain(e: unknown): string;
 }
 
 export class Freshness {
@@ -81,7 +82,7 @@ export class Freshness {
       void subscription.closed.then((how) => this.ended(client, subscription, how));
       return "subscriptions/listen";
     } catch (e) {
-      return `no subscriptions/listen (${clampEcho(sdk1Message(e))})`;
+      return `no subscriptions/listen (${clampEcho(this.hooks.explain(e))})`;
     }
   }
 

@@ -144,9 +144,13 @@ export class ConnectorRegistry {
     return this.connectors.find((c) => c.id === id);
   }
 
-  /** Starts every connector in parallel; settles when each has made its first attempt (doctor waits for it; serve does not). */
-  startAll(): Promise<void> {
-    return (this.started ??= Promise.all(this.connectors.map((c) => c.start())).then(() => undefined));
+  /**
+   * Starts every connector in parallel; settles when each has made its first attempt (doctor waits
+   * for it; serve does not). `after`: what must settle before the first tries (serve: initialize
+   * answered); each attempt is under way at once, so a call waits for it as for any start.
+   */
+  startAll(after?: Promise<void>): Promise<void> {
+    return (this.started ??= Promise.all(this.connectors.map((c) => c.start(after))).then(() => undefined));
   }
 
   onChange(listener: () => void): void {

@@ -17,7 +17,11 @@ import { FairQueue } from "./fair-queue.js";
 import type { FromWorker, RunJob, RunOutcome, WorkerData } from "./protocol.js";
 import type { Answer, HostCall, HostResult, Reply } from "./host-ops.js";
 
-export interface PoolOptions { size: number; queue: number; heapBytes: number; workerPath: string; wasmPath: string }
+export interface PoolOptions {
+  size: number; queue: number; heapBytes: number; workerPath: string; wasmPath: string;
+  /** The workers start warming once this settles (serve: once initialize is answered); a run sent before waits for its worker like any run. */
+  warmAfter?: Promise<unknown>;
+}
 export type Stopped = { stopped: "timeout" | "cancelled" | "crashed"; waitedMs: number };
 /** One run's lifetime as its host calls see it. */
 export interface RunScope {
@@ -50,16 +54,15 @@ export class SandboxPool {
   private runSeq = 0;
   private closed = false;
 
-  private readonly wasmModule: WebAssembly.Module;
+  private wasmModule?: WebAssembly.Module;
   private readonly allWarm: Promise<void>;
 
   constructor(private readonly opts: PoolOptions) {
-    // Compiled once here and shared with every worker (a Module is cloneable across threads).
-    this.wasmModule = new WebAssembly.Module(readFileSync(opts.wasmPath));
     // Workers warm one after another: the first is ready sooner when it does not share the
     // cores with the others (and with the connectors starting beside it), so the first program
     // waits less; each later worker joins the pool the moment it is added.
     this.allWarm = (async () => {
+      await opts.warmAfter?.catch(() => {});
       for (let i = 0; i < opts.size && !this.closed; i++) {
         const slot = this.spawn();
         this.slots.push(slot);
@@ -160,6 +163,8 @@ export class SandboxPool {
   private spawn(): Slot {
     const { port1: answers, port2 } = new MessageChannel();
     const wake = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+    // Compiled once, before the first worker, and shared with every worker (a Module is cloneable across threads).
+    this.wasmModule ??= new WebAssembly.Module(readFileSync(this.opts.wasmPath));
     const workerData: WorkerData = { heapBytes: this.opts.heapBytes, wasmModule: this.wasmModule, wake, answers: port2 };
     const worker = new Worker(this.opts.workerPath, { workerData, transferList: [port2], resourceLimits: { stackSizeMb: SANDBOX_WORKER_STACK_MB, maxOldGenerationSizeMb: SANDBOX_WORKER_OLD_GENERATION_MB } });
     worker.unref();

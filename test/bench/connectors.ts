@@ -1,11 +1,9 @@
 // Connector figures: a ten-call batch to the same real server over stdio and over Streamable
-// HTTP side by side (server-everything's echo), and the demo connector's own start time next
-// to the first program that touches it (the program waits for that connector alone).
+// HTTP side by side (server-everything's echo). The demo connector's own start beside the first
+// programs: startup.ts.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { startAtrium, nodeServer, demoServer, npmBin } from "../harness/atrium-client.js";
+import { startAtrium, npmBin } from "../harness/atrium-client.js";
 import { stats, type Stats } from "./stats.js";
 
 type Row = [string, Stats, string];
@@ -63,32 +61,5 @@ export async function benchConnectors(): Promise<{ rows: Row[]; notes: string[] 
     child.kill();
   }
 
-  // The demo connector's own start time (spawn → initialize → tools/list with a bare client)
-  // next to the first program that calls it, timed from atrium's initialize response.
-  const own: number[] = [], first: number[] = [], bare: number[] = [];
-  for (let i = 0; i < 8; i++) {
-    const t = performance.now();
-    const c = new Client({ name: "bench", version: "0" });
-    await c.connect(new StdioClientTransport({ command: process.execPath, args: [demoServer] }));
-    await c.listTools();
-    own.push(performance.now() - t);
-    await c.close();
-
-    const a = await startAtrium({ config: { mcpServers: { desk: nodeServer(demoServer) } }, waitForConnectors: false });
-    const t1 = performance.now();
-    const r: any = await a.call("execute_code", { code: `async () => (await desk.list_services({})).services.length` });
-    first.push(performance.now() - t1);
-    if (!r.structuredContent?.ok) throw new Error(`bench program failed: ${JSON.stringify(r.structuredContent)}`);
-    await a.close();
-
-    const b = await startAtrium({ config: { mcpServers: { desk: nodeServer(demoServer) } }, waitForConnectors: false });
-    const t2 = performance.now();
-    await b.call("execute_code", { code: "async () => 1" });
-    bare.push(performance.now() - t2);
-    await b.close();
-  }
-  rows.push(["demo connector's own start (spawn → tools/list, bare SDK client)", stats(own), "ms"]);
-  rows.push(["first program after initialize, calling the demo connector", stats(first), "ms"]);
-  rows.push(["first program after initialize, touching no connector", stats(bare), "ms"]);
   return { rows, notes };
 }

@@ -1,5 +1,5 @@
-// End-to-end figures over real stdio: spawn → initialize, tools/list bytes, search_tools on a
-// 10,000-tool catalog, call_tool round trip against the demo connector.
+// End-to-end figures over real stdio: tools/list bytes, search_tools on a 10,000-tool catalog,
+// call_tool round trip against the demo connector (spawn → initialize: startup.ts).
 import { startAtrium, fixture, nodeServer, demoServer } from "../harness/atrium-client.js";
 import { buildSearchIndex, searchIndex } from "../../glue/catalog/search-index.js";
 import type { CatalogEntry } from "../../glue/catalog/entry.js";
@@ -17,15 +17,6 @@ export async function benchServer(): Promise<{ rows: Row[]; notes: string[] }> {
   const rows: Row[] = [];
   const notes: string[] = [];
   const demo = { mcpServers: { desk: nodeServer(demoServer) } };
-
-  const spawnToInit: number[] = [];
-  for (let i = 0; i < 15; i++) {
-    const t = performance.now();
-    const a = await startAtrium({ config: demo, waitForConnectors: false }); // resolves when the initialize response is in
-    spawnToInit.push(performance.now() - t);
-    await a.close();
-  }
-  rows.push(["spawn → initialize response (demo config)", stats(spawnToInit), "ms"]);
 
   const a = await startAtrium({ config: demo });
   const listed = await a.client.listTools();
