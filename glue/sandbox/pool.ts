@@ -125,20 +125,22 @@ export class SandboxPool {
         Atomics.store(slot.answered, 0, 1);
         Atomics.notify(slot.answered, 0);
       };
+      /** A call's one answer, unless the run is over. */
+      const result = (callId: number, r: Reply) => {
+        if (over) return;
+        // A result that comes back once the wall clock has run out is not the program's to see:
+        // the run is over (a call's deadline is the run's time left, so the two meet here).
+        if (scope.msLeft() === 0) return end({ stopped: "timeout", waitedMs }, true);
+        slot.worker.postMessage({ type: "hostResult", runId, callId, reply: r } satisfies HostResult);
+      };
       // Bound to the run's async context: its host calls carry the context the run was started in (a trace's run span).
       const onMessage = AsyncResource.bind((m: FromWorker) => {
         if (m.type === "host" && m.runId === runId) {
           let reply: Reply | Promise<Reply>;
           try { reply = hooks.host.answer(m, scope); } catch { reply = { ok: false, json: JSON.stringify(new AtriumError("unavailable", "the host could not take this call; try again").toJSON()) }; }
-          if (!(reply instanceof Promise)) return answerNow(reply);
-          answerNow({ pending: true });
-          void reply.then((r) => {
-            if (over) return;
-            // A result that comes back once the wall clock has run out is not the program's to see:
-            // the run is over (a call's deadline is the run's time left, so the two meet here).
-            if (scope.msLeft() === 0) return end({ stopped: "timeout", waitedMs }, true);
-            slot.worker.postMessage({ type: "hostResult", runId, callId: m.callId, reply: r } satisfies HostResult);
-          });
+          if (!(reply instanceof Promise)) return m.now ? answerNow(reply) : result(m.callId, reply);
+          if (m.now) answerNow({ pending: true });
+          void reply.then((r) => result(m.callId, r));
         } else if (m.type === "done" && m.runId === runId) end({ ...m.outcome, waitedMs }, m.outcome.recycle);
       });
       const onExit = () => end({ stopped: "crashed", waitedMs }, true);
