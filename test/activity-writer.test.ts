@@ -1,6 +1,7 @@
 // The activity log's writer (glue/activity/log.ts) on its own: only the listed fields of an event
 // reach the file, each bounded; files rotate by size with a bounded count; a directory that cannot
-// be written costs one warning and nothing else. And atrium.log in the config.
+// be written costs one warning and nothing else; a rotation by another process is followed. And
+// atrium.log in the config.
 import { describe, it, expect, beforeEach, afterEach } from "vitest";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -111,6 +112,25 @@ describe("the activity log writer", () => {
     expect(kept.at(-1)).toBe(total - 1);
     expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => total - kept.length + i));
     expect(kept.length).toBeLessThan(total);
+  });
+
+  it("two writers on one directory (two atrium processes): a rotation by one is followed by the other, whose next line lands in the new activity.log", async () => {
+    const fileBytes = 600;
+    const first = openActivityLog(dir, { fileBytes });
+    const second = openActivityLog(dir, { fileBytes });
+    first.metaTool("before_rotation", "ok", 1);
+    await first.flush(); // the first writer's file is open now, and stays open
+    for (let i = 0; i < 4; i++) {
+      second.call({ connector: "desk", tool: `tool_${i}`, path: "program", outcome: "ok", durationMs: i, resultBytes: i });
+      await second.flush();
+    }
+    const rotated = join(dir, "activity", "activity.1.log");
+    expect(linesOf(rotated).map((l) => l.tool)).toContain("before_rotation");
+    const before = readFileSync(rotated, "utf8");
+    first.metaTool("after_rotation", "ok", 2);
+    await first.flush();
+    expect(readFileSync(rotated, "utf8")).toBe(before);
+    expect(linesOf(join(dir, "activity", "activity.log")).map((l) => l.tool)).toContain("after_rotation");
   });
 
   it("holds at most ACTIVITY_QUEUE_LINES_MAX lines waiting for the disk: a burst beyond them is dropped, not buffered", async () => {

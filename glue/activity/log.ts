@@ -5,12 +5,15 @@
 // fields — ids clamped to their bounds, codes to a code's shape, numbers made whole — so nothing
 // else a caller hands in (an argument, a result, a message) can reach the file. Lines are queued
 // (at most ACTIVITY_QUEUE_LINES_MAX) and appended asynchronously: recording returns at once and
-// never throws. A directory or file that cannot be written costs one warning on stderr, then the
+// never throws. The file stays open while events keep coming (closed ACTIVITY_FILE_IDLE_MS after
+// the last append); each append first looks at the file by name and opens it again when it is
+// not the one open, so a rotation by another atrium process (two hosts, one state directory) is
+// followed. A directory or file that cannot be written costs one warning on stderr, then the
 // log falls silent; serving goes on.
-import { chmod, lstat, open, rename, rm, type FileHandle } from "node:fs/promises";
+import { chmod, lstat, open, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { ACTIVITY_CODE_CHARS_MAX, ACTIVITY_CONFIG_PATH_CHARS_MAX, ACTIVITY_FILE_BYTES_MAX, ACTIVITY_FILES_KEPT, ACTIVITY_QUEUE_LINES_MAX, ACTIVITY_RELOAD_IDS_MAX, ACTIVITY_SESSION_BYTES, APP_TOOL_NAME_CHARS_MAX, CONNECTOR_ID_CHARS_MAX } from "../decisions/generated/spec.js";
+import { ACTIVITY_CODE_CHARS_MAX, ACTIVITY_CONFIG_PATH_CHARS_MAX, ACTIVITY_FILE_BYTES_MAX, ACTIVITY_FILE_IDLE_MS, ACTIVITY_FILES_KEPT, ACTIVITY_QUEUE_LINES_MAX, ACTIVITY_RELOAD_IDS_MAX, ACTIVITY_SESSION_BYTES, APP_TOOL_NAME_CHARS_MAX, CONNECTOR_ID_CHARS_MAX } from "../decisions/generated/spec.js";
 import { FILE_MODE_PRIVATE, MODE_GROUP_OTHER } from "../support/wire.js";
 import { privateDir } from "../views/private-dir.js";
 import { sinkOf, type ActivityEvent, type ActivitySink } from "./events.js";
@@ -43,6 +46,10 @@ export function openActivityLog(stateDir: string, opts: ActivityLogOptions = {})
 class Writer {
   readonly session = randomBytes(ACTIVITY_SESSION_BYTES).toString("hex");
   private file?: FileHandle;
+  /** Which file is open (its device and inode): the one by name, unless another process rotated it. */
+  private opened?: { dev: number; ino: number };
+  /** Closes the file once no event has come for ACTIVITY_FILE_IDLE_MS. */
+  private idle?: ReturnType<typeof setTimeout>;
   private size = 0;
   private broken = false;
   private repaired = false;
@@ -72,10 +79,13 @@ class Writer {
   /** Starts draining unless a drain is under way (which takes every line queued before it ends). */
   private kick(): void {
     if (this.draining) return;
+    clearTimeout(this.idle);
     this.draining = this.drain().finally(() => {
       this.draining = undefined;
       // A line queued between the drain's last look and here.
-      if (this.queue.length) this.kick();
+      if (this.queue.length) return this.kick();
+      this.idle = setTimeout(() => void this.close(), ACTIVITY_FILE_IDLE_MS);
+      this.idle.unref();
     });
   }
 
@@ -97,15 +107,29 @@ class Writer {
     }
   }
 
-  /** Writes `lines` in order, starting a new file before a line that would take the current one past its size.
-   * The file is opened by name for each drain, so a rotation by another atrium process (two hosts, one state directory) is followed. */
+  /** Writes `lines` in order, starting a new file before a line that would take the current one past its size. */
   private async append(lines: string[]): Promise<void> {
-    await this.open();
+    await this.current();
     try {
       await this.appendOpen(lines);
-    } finally {
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
+  }
+
+  /** The file by name, open: the one already open when it still is that file (its size read again:
+   * another process may append too), else opened again (another process rotated or removed it). */
+  private async current(): Promise<void> {
+    if (this.file) {
+      const byName = await stat(join(this.dir, ACTIVITY_FILE)).catch(() => undefined);
+      if (byName && byName.dev === this.opened?.dev && byName.ino === this.opened.ino) {
+        this.size = byName.size;
+        return;
+      }
       await this.close();
     }
+    await this.open();
   }
 
   private async appendOpen(lines: string[]): Promise<void> {
@@ -131,7 +155,9 @@ class Writer {
     if (!check.ok) throw new Error(check.reason);
     if (!this.repaired) await this.repairModes();
     this.file = await open(join(this.dir, ACTIVITY_FILE), "a", FILE_MODE_PRIVATE);
-    this.size = (await this.file.stat()).size;
+    const st = await this.file.stat();
+    this.size = st.size;
+    this.opened = { dev: st.dev, ino: st.ino };
   }
 
   /** Once per process: a log file left readable by others (an older atrium, a copy, a umask) is made 0600, with one warning. */
