@@ -5,15 +5,16 @@
 // fields — ids clamped to their bounds, codes to a code's shape, numbers made whole — so nothing
 // else a caller hands in (an argument, a result, a message) can reach the file. Lines are queued
 // (at most ACTIVITY_QUEUE_LINES_MAX) and appended asynchronously: recording returns at once and
-// never throws. The file stays open while events keep coming (closed ACTIVITY_FILE_IDLE_MS after
-// the last append); each append first looks at the file by name and opens it again when it is
-// not the one open, so a rotation by another atrium process (two hosts, one state directory) is
-// followed. A directory or file that cannot be written costs one warning on stderr, then the
+// never throws. The first event after a quiet spell is written at once; those that come while a
+// write is under way go in the next, at least ACTIVITY_APPEND_GAP_MS later. The file stays open
+// while events keep coming (closed ACTIVITY_FILE_IDLE_MS after the last append); each append first
+// looks at the file by name and opens it again when it is not the one open, so a rotation by
+// another atrium process (two hosts, one state directory) is followed. A directory or file that cannot be written costs one warning on stderr, then the
 // log falls silent; serving goes on.
 import { chmod, lstat, open, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { ACTIVITY_CODE_CHARS_MAX, ACTIVITY_CONFIG_PATH_CHARS_MAX, ACTIVITY_FILE_BYTES_MAX, ACTIVITY_FILE_IDLE_MS, ACTIVITY_FILES_KEPT, ACTIVITY_QUEUE_LINES_MAX, ACTIVITY_RELOAD_IDS_MAX, ACTIVITY_SESSION_BYTES, APP_TOOL_NAME_CHARS_MAX, CONNECTOR_ID_CHARS_MAX } from "../decisions/generated/spec.js";
+import { ACTIVITY_APPEND_GAP_MS, ACTIVITY_CODE_CHARS_MAX, ACTIVITY_CONFIG_PATH_CHARS_MAX, ACTIVITY_FILE_BYTES_MAX, ACTIVITY_FILE_IDLE_MS, ACTIVITY_FILES_KEPT, ACTIVITY_QUEUE_LINES_MAX, ACTIVITY_RELOAD_IDS_MAX, ACTIVITY_SESSION_BYTES, APP_TOOL_NAME_CHARS_MAX, CONNECTOR_ID_CHARS_MAX } from "../decisions/generated/spec.js";
 import { FILE_MODE_PRIVATE, MODE_GROUP_OTHER } from "../support/wire.js";
 import { privateDir } from "../views/private-dir.js";
 import { sinkOf, type ActivityEvent, type ActivitySink } from "./events.js";
@@ -50,6 +51,8 @@ class Writer {
   private opened?: { dev: number; ino: number };
   /** Closes the file once no event has come for ACTIVITY_FILE_IDLE_MS. */
   private idle?: ReturnType<typeof setTimeout>;
+  /** The next drain, ACTIVITY_APPEND_GAP_MS after the last one, when lines came while it wrote. */
+  private next?: ReturnType<typeof setTimeout>;
   private size = 0;
   private broken = false;
   private repaired = false;
@@ -76,30 +79,41 @@ class Writer {
     this.kick();
   }
 
-  /** Starts draining unless a drain is under way (which takes every line queued before it ends). */
+  /** Starts draining unless a drain is under way or due (either takes every line queued before it). */
   private kick(): void {
-    if (this.draining) return;
+    if (this.draining || this.next) return;
     clearTimeout(this.idle);
     this.draining = this.drain().finally(() => {
       this.draining = undefined;
-      // A line queued between the drain's last look and here.
-      if (this.queue.length) return this.kick();
+      // Lines that came while it wrote go together in the next write.
+      if (this.queue.length) {
+        this.next = setTimeout(() => { this.next = undefined; this.kick(); }, ACTIVITY_APPEND_GAP_MS);
+        return;
+      }
       this.idle = setTimeout(() => void this.close(), ACTIVITY_FILE_IDLE_MS);
       this.idle.unref();
     });
   }
 
+  /** Resolves once every line queued is written (or dropped): a drain that is due starts now. */
   async flush(): Promise<void> {
-    while (this.draining) await this.draining;
+    while (this.draining || this.next) {
+      if (this.next && !this.draining) {
+        clearTimeout(this.next);
+        this.next = undefined;
+        this.kick();
+      }
+      await this.draining;
+    }
   }
 
+  /** Writes every line queued, in one append. */
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length && !this.broken) {
-        const lines = this.queue;
-        this.queue = [];
-        await this.append(lines);
-      }
+      if (this.queue.length === 0 || this.broken) return;
+      const lines = this.queue;
+      this.queue = [];
+      await this.append(lines);
     } catch (err) {
       this.broken = true;
       this.queue = [];
