@@ -1,9 +1,11 @@
 // The activity log's writer (glue/activity/log.ts) on its own: only the listed fields of an event
 // reach the file, each bounded; files rotate by size with a bounded count; a directory that cannot
-// be written costs one warning and nothing else. And atrium.log in the config.
-import { describe, it, expect, beforeEach, afterEach } from "vitest";
+// be written costs one warning and nothing else; a rotation by another process is followed. And
+// atrium.log in the config.
+import { describe, it, expect, beforeEach, afterEach, vi } from "vitest";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { openActivityLog } from "../glue/activity/log.js";
 import { sinkOf, type ActivityEvent } from "../glue/activity/events.js";
@@ -111,6 +113,48 @@ describe("the activity log writer", () => {
     expect(kept.at(-1)).toBe(total - 1);
     expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => total - kept.length + i));
     expect(kept.length).toBeLessThan(total);
+  });
+
+  it("two writers on one directory (two atrium processes): a rotation by one is followed by the other, whose next line lands in the new activity.log", async () => {
+    const fileBytes = 600;
+    const first = openActivityLog(dir, { fileBytes });
+    const second = openActivityLog(dir, { fileBytes });
+    first.metaTool("before_rotation", "ok", 1);
+    await first.flush(); // the first writer's file is open now, and stays open
+    for (let i = 0; i < 4; i++) {
+      second.call({ connector: "desk", tool: `tool_${i}`, path: "program", outcome: "ok", durationMs: i, resultBytes: i });
+      await second.flush();
+    }
+    const rotated = join(dir, "activity", "activity.1.log");
+    expect(linesOf(rotated).map((l) => l.tool)).toContain("before_rotation");
+    const before = readFileSync(rotated, "utf8");
+    first.metaTool("after_rotation", "ok", 2);
+    await first.flush();
+    expect(readFileSync(rotated, "utf8")).toBe(before);
+    expect(linesOf(join(dir, "activity", "activity.log")).map((l) => l.tool)).toContain("after_rotation");
+  });
+
+  it("writes the first event at once; the ones that come while it writes, and until ACTIVITY_APPEND_GAP_MS after, go in one more append, every event in order", async () => {
+    const probe = await open(join(dir, "probe"), "w");
+    const appends = vi.spyOn(Object.getPrototypeOf(probe) as { appendFile: (data: string) => Promise<void> }, "appendFile");
+    await probe.close();
+    // The gap is a timer this test holds: it never runs out by itself, however slow the machine.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const log = openActivityLog(dir);
+      for (let i = 0; i < 10; i++) log.metaTool("search_tools", "ok", i); // the first is written at once, the others wait
+      for (let turns = 0; appends.mock.calls.length === 0 || vi.getTimerCount() === 0; turns++) {
+        if (turns > 100_000) throw new Error("the first write never finished");
+        await new Promise((r) => setImmediate(r));
+      }
+      for (let i = 10; i < 20; i++) log.metaTool("search_tools", "ok", i); // within the gap
+      await log.flush();
+      expect(appends).toHaveBeenCalledTimes(2);
+      expect(linesOf(join(dir, "activity", "activity.log")).map((l) => l.durationMs)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    } finally {
+      vi.useRealTimers();
+      appends.mockRestore();
+    }
   });
 
   it("holds at most ACTIVITY_QUEUE_LINES_MAX lines waiting for the disk: a burst beyond them is dropped, not buffered", async () => {

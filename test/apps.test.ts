@@ -186,7 +186,7 @@ describe("downstream apps, the pieces", () => {
     maxResultBytes: 50_000, appVisibility: AppVisibility.app, appWrites: true, ...extra,
   });
   const catalogResolving = (e: CatalogEntry, ran: string[]) =>
-    ({ viewOf: () => undefined, resolve: () => ({ entry: e }) }) as unknown as Catalog;
+    ({ viewOf: () => undefined, resolve: () => ({ entry: e }), locate: () => ({ resolve: () => ({ entry: e }) }) }) as unknown as Catalog;
   const downstreamRecording = (ran: string[]) => fakeDownstream(async (name) => { ran.push(name); return { content: [] }; });
 
   it("A3 on the call path: a call from one connector's app that resolves to another connector's tool is refused before it is made", async () => {

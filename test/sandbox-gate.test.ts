@@ -41,7 +41,7 @@ function oneToolCatalog() {
   const entry: CatalogEntry = { address: "x.y", connectorId: "x", name: "y", description: "answers one", inputSchema: {}, safety: "read_only", reason: "annotated_read_only", maxResultBytes: 65_536, appVisibility: 0, appWrites: false };
   const counts = { ran: 0 };
   const downstream = fakeDownstream(async () => { counts.ran++; return { content: [{ type: "text", text: "1" }] }; });
-  const catalog = { viewOf: () => undefined, resolve: () => ({ entry }), index: () => buildSearchIndex([entry]), missing: () => [], starting: () => [], connectorIds: () => ["x"], classOf: () => "read_only" } as unknown as Catalog;
+  const catalog = { viewOf: () => undefined, resolve: () => ({ entry }), locate: () => ({ resolve: () => ({ entry }) }), index: () => buildSearchIndex([entry]), missing: () => [], starting: () => [], connectorIds: () => ["x"], classOf: () => "read_only" } as unknown as Catalog;
   return { catalog, downstream, counts };
 }
 

@@ -5,12 +5,16 @@
 // fields — ids clamped to their bounds, codes to a code's shape, numbers made whole — so nothing
 // else a caller hands in (an argument, a result, a message) can reach the file. Lines are queued
 // (at most ACTIVITY_QUEUE_LINES_MAX) and appended asynchronously: recording returns at once and
-// never throws. A directory or file that cannot be written costs one warning on stderr, then the
+// never throws. The first event after a quiet spell is written at once; those that come while a
+// write is under way go in the next, at least ACTIVITY_APPEND_GAP_MS later. The file stays open
+// while events keep coming (closed ACTIVITY_FILE_IDLE_MS after the last append); each append first
+// looks at the file by name and opens it again when it is not the one open, so a rotation by
+// another atrium process (two hosts, one state directory) is followed. A directory or file that cannot be written costs one warning on stderr, then the
 // log falls silent; serving goes on.
-import { chmod, lstat, open, rename, rm, type FileHandle } from "node:fs/promises";
+import { chmod, lstat, open, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { ACTIVITY_CODE_CHARS_MAX, ACTIVITY_CONFIG_PATH_CHARS_MAX, ACTIVITY_FILE_BYTES_MAX, ACTIVITY_FILES_KEPT, ACTIVITY_QUEUE_LINES_MAX, ACTIVITY_RELOAD_IDS_MAX, ACTIVITY_SESSION_BYTES, APP_TOOL_NAME_CHARS_MAX, CONNECTOR_ID_CHARS_MAX } from "../decisions/generated/spec.js";
+import { ACTIVITY_APPEND_GAP_MS, ACTIVITY_CODE_CHARS_MAX, ACTIVITY_CONFIG_PATH_CHARS_MAX, ACTIVITY_FILE_BYTES_MAX, ACTIVITY_FILE_IDLE_MS, ACTIVITY_FILES_KEPT, ACTIVITY_QUEUE_LINES_MAX, ACTIVITY_RELOAD_IDS_MAX, ACTIVITY_SESSION_BYTES, APP_TOOL_NAME_CHARS_MAX, CONNECTOR_ID_CHARS_MAX } from "../decisions/generated/spec.js";
 import { FILE_MODE_PRIVATE, MODE_GROUP_OTHER } from "../support/wire.js";
 import { privateDir } from "../support/private-dir.js";
 import { sinkOf, type ActivityEvent, type ActivitySink } from "./events.js";
@@ -43,6 +47,12 @@ export function openActivityLog(stateDir: string, opts: ActivityLogOptions = {})
 class Writer {
   readonly session = randomBytes(ACTIVITY_SESSION_BYTES).toString("hex");
   private file?: FileHandle;
+  /** Which file is open (its device and inode): the one by name, unless another process rotated it. */
+  private opened?: { dev: number; ino: number };
+  /** Closes the file once no event has come for ACTIVITY_FILE_IDLE_MS. */
+  private idle?: ReturnType<typeof setTimeout>;
+  /** The next drain, ACTIVITY_APPEND_GAP_MS after the last one, when lines came while it wrote. */
+  private next?: ReturnType<typeof setTimeout>;
   private size = 0;
   private broken = false;
   private repaired = false;
@@ -69,27 +79,41 @@ class Writer {
     this.kick();
   }
 
-  /** Starts draining unless a drain is under way (which takes every line queued before it ends). */
+  /** Starts draining unless a drain is under way or due (either takes every line queued before it). */
   private kick(): void {
-    if (this.draining) return;
+    if (this.draining || this.next) return;
+    clearTimeout(this.idle);
     this.draining = this.drain().finally(() => {
       this.draining = undefined;
-      // A line queued between the drain's last look and here.
-      if (this.queue.length) this.kick();
+      // Lines that came while it wrote go together in the next write.
+      if (this.queue.length) {
+        this.next = setTimeout(() => { this.next = undefined; this.kick(); }, ACTIVITY_APPEND_GAP_MS);
+        return;
+      }
+      this.idle = setTimeout(() => void this.close(), ACTIVITY_FILE_IDLE_MS);
+      this.idle.unref();
     });
   }
 
+  /** Resolves once every line queued is written (or dropped): a drain that is due starts now. */
   async flush(): Promise<void> {
-    while (this.draining) await this.draining;
+    while (this.draining || this.next) {
+      if (this.next && !this.draining) {
+        clearTimeout(this.next);
+        this.next = undefined;
+        this.kick();
+      }
+      await this.draining;
+    }
   }
 
+  /** Writes every line queued, in one append. */
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length && !this.broken) {
-        const lines = this.queue;
-        this.queue = [];
-        await this.append(lines);
-      }
+      if (this.queue.length === 0 || this.broken) return;
+      const lines = this.queue;
+      this.queue = [];
+      await this.append(lines);
     } catch (err) {
       this.broken = true;
       this.queue = [];
@@ -97,15 +121,29 @@ class Writer {
     }
   }
 
-  /** Writes `lines` in order, starting a new file before a line that would take the current one past its size.
-   * The file is opened by name for each drain, so a rotation by another atrium process (two hosts, one state directory) is followed. */
+  /** Writes `lines` in order, starting a new file before a line that would take the current one past its size. */
   private async append(lines: string[]): Promise<void> {
-    await this.open();
+    await this.current();
     try {
       await this.appendOpen(lines);
-    } finally {
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
+  }
+
+  /** The file by name, open: the one already open when it still is that file (its size read again:
+   * another process may append too), else opened again (another process rotated or removed it). */
+  private async current(): Promise<void> {
+    if (this.file) {
+      const byName = await stat(join(this.dir, ACTIVITY_FILE)).catch(() => undefined);
+      if (byName && byName.dev === this.opened?.dev && byName.ino === this.opened.ino) {
+        this.size = byName.size;
+        return;
+      }
       await this.close();
     }
+    await this.open();
   }
 
   private async appendOpen(lines: string[]): Promise<void> {
@@ -131,7 +169,9 @@ class Writer {
     if (!check.ok) throw new Error(check.reason);
     if (!this.repaired) await this.repairModes();
     this.file = await open(join(this.dir, ACTIVITY_FILE), "a", FILE_MODE_PRIVATE);
-    this.size = (await this.file.stat()).size;
+    const st = await this.file.stat();
+    this.size = st.size;
+    this.opened = { dev: st.dev, ino: st.ino };
   }
 
   /** Once per process: a log file left readable by others (an older atrium, a copy, a umask) is made 0600, with one warning. */

@@ -16,7 +16,7 @@
 // from the registry, wrapped in an opaque DownstreamAccess that only this file can open): no other
 // file can obtain a connector to call.
 import type { Core } from "../decisions/core.js";
-import type { Catalog } from "../catalog/catalog.js";
+import type { Catalog, Located } from "../catalog/catalog.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import type { ToolResult } from "../connectors/downstream-shapes.js";
 import { AtriumError } from "../support/errors.js";
@@ -37,6 +37,8 @@ export interface InvokeRequest {
   /** Who this call acts for (support/principal.ts), from the request's context: what per-request state is keyed by. */
   principal: Principal;
   address: unknown;
+  /** The address already read by the catalog (a batch reads its items' addresses first): judged as it, before any question. */
+  located?: Located;
   args: unknown;
   /** Only call_destructive_tool sets this; every other path runs read-only tools only. */
   allowApproval: boolean;
@@ -160,13 +162,14 @@ function flowOf(ctx: InvokeContext, req: InvokeRequest, entry: CatalogEntry): { 
  * a world the wait has changed.
  */
 async function judge(ctx: InvokeContext, req: InvokeRequest, trace: CallTrace, approved: boolean): Promise<Cleared> {
-  // Only the connector this call names is waited for: a start in progress, a changing listing.
-  const named = ctx.catalog.viewOf(req.address);
+  // The address is read once (the catalog's locate); only the connector it names is waited for: a start in progress, a changing listing.
+  const at = (!approved && req.located) || ctx.catalog.locate(req.address);
+  const named = at.view;
   if (named) {
     await named.whenSettled(req.signal);
     if (named.refreshing) throw named.listingUnsettled();
   }
-  const { entry } = ctx.catalog.resolve(req.address);
+  const { entry } = at.resolve();
   trace.resolved(entry.connectorId, entry.name);
   pinGate(ctx, entry);
   const raw = req.args === undefined ? {} : req.args;

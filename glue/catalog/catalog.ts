@@ -16,7 +16,7 @@ import { buildSearchIndex, type SearchIndex } from "./search-index.js";
 import type { PinService, PinVerdict } from "../pins/service.js";
 import { whereOf } from "../pins/pin-file.js";
 import { NO_PIN_FACTS } from "../pins/facts.js";
-import { matchName, nearestAddresses, splitAddress } from "./resolver.js";
+import { matchName, nearestAddresses, splitAddress, type Match } from "./resolver.js";
 import { nearestNames } from "../support/text/nearest-names.js";
 import { addressText } from "../decisions/messages.js";
 import { stripTerminalSequences } from "../support/text/escape.js";
@@ -25,6 +25,16 @@ import { stripTerminalSequences } from "../support/text/escape.js";
 const UNPINNED: PinVerdict = { state: "matches", facts: NO_PIN_FACTS };
 
 export interface Resolved { entry: CatalogEntry }
+
+/** An address as a caller wrote it, read once (split and matched, catalog/resolver.ts): the
+ * connector it names, to wait for, and the tool it resolves to. */
+export interface Located {
+  /** A read-only view of the connector the address names (by its id or its identifier), if it names exactly one. */
+  readonly view?: ConnectorView;
+  /** The entry, or a typed error, on the catalog as it is when asked: read again only when the
+   * catalog changed since (a wait for the connector, a reload). */
+  resolve(): Resolved;
+}
 
 /** What anyone may know of a connector, and wait for: no way to call it, read it or change it. */
 export interface ConnectorView {
@@ -155,36 +165,61 @@ export class Catalog {
   /** A read-only view of the connector an address names, by its id or its identifier (catalog/resolver.ts), if it names
    * exactly one: so a caller can wait for that one alone. */
   viewOf(address: unknown): ConnectorView | undefined {
-    const written = typeof address === "string" ? splitAddress(address) : undefined;
-    const m = written && matchName(written.connector, this.connectorNames());
-    const c = m && "name" in m ? this.connector(m.name) : undefined;
-    return c && {
-      id: c.id,
-      get state() { return c.state; },
-      get toolCount() { return c.tools.length; },
-      get refreshing() { return c.refreshing; },
-      privateData: c.config.privateData,
-      whenSettled: (signal) => c.whenSettled(signal),
-      unavailable: () => c.unavailable(),
-      listingUnsettled: () => c.listingUnsettled(),
-    };
+    return this.locate(address).view;
   }
 
   /** `<connectorId>.<toolName>` (or its identifier form) → the entry, or a typed
    * error: ambiguous_tool_alias, or unknown_address / unknown_tool naming the nearest real addresses. */
   resolve(address: unknown): Resolved {
-    const { entries, byAddress } = this.build();
+    return this.locate(address).resolve();
+  }
+
+  /** The address read once: the connector it names (a view to wait for) and its resolution (resolve's answer). */
+  locate(address: unknown): Located {
     const written = typeof address === "string" ? splitAddress(address) : undefined;
-    if (!written) {
+    let version = this.version;
+    let named = written && this.named(address as string, written.connector);
+    const c = named && "name" in named ? this.connector(named.name) : undefined;
+    const view = c && {
+      id: c.id,
+      get state() { return c.state; },
+      get toolCount() { return c.tools.length; },
+      get refreshing() { return c.refreshing; },
+      privateData: c.config.privateData,
+      whenSettled: (signal?: AbortSignal) => c.whenSettled(signal),
+      unavailable: () => c.unavailable(),
+      listingUnsettled: () => c.listingUnsettled(),
+    };
+    return {
+      view,
+      resolve: () => {
+        if (version !== this.version) {
+          version = this.version;
+          named = written && this.named(address as string, written.connector);
+        }
+        return this.resolveWritten(address, written, named);
+      },
+    };
+  }
+
+  /** The connector a written address names: the exact address's own, else by matching its id or identifier. */
+  private named(address: string, connector: string): Match {
+    const exact = this.build().byAddress.get(address);
+    return exact ? { name: exact.connectorId } : matchName(connector, this.connectorNames());
+  }
+
+  private resolveWritten(address: unknown, written: { connector: string; tool: string } | undefined, named: Match | undefined): Resolved {
+    const { entries, byAddress } = this.build();
+    if (!written || !named) {
       const nearest = typeof address === "string" ? nearestAddresses(address, entries) : [];
       throw new AtriumError("unknown_address", addressText.malformed(clampEcho(address), nearest), { nextAction: searchAction(undefined), ...(nearest.length && { details: { nearest } }) });
     }
     const exact = byAddress.get(address as string);
     if (exact) return { entry: exact };
-    const ids = this.connectorNames();
-    const c = matchName(written.connector, ids);
+    const c = named;
     if ("ambiguous" in c) throw new AtriumError("ambiguous_tool_alias", addressText.ambiguousConnector(clampEcho(written.connector), c.ambiguous), { details: { connectors: c.ambiguous } });
     if ("none" in c) {
+      const ids = this.connectorNames();
       const nearest = nearestNames(written.connector, ids);
       // A connector outside the scope is one that never existed here: not "removed".
       const removed = this.registry.wasRemoved(written.connector) && (!this.scoped || this.scoped.scope.visible(written.connector));

@@ -10,7 +10,7 @@
 // down invoke.ts: asked of the person, run under a standing grant, or refused.
 import { isJsonObject } from "../support/json-object.js";
 import type { Core } from "../decisions/core.js";
-import type { Catalog } from "../catalog/catalog.js";
+import type { Catalog, Located } from "../catalog/catalog.js";
 import type { CatalogEntry } from "../catalog/entry.js";
 import type { BudgetName } from "../decisions/generated/spec.js";
 import { APPROVAL_REASON_CHARS_MAX, Budget, SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
@@ -206,15 +206,14 @@ export class RunBridge implements HostSide {
         // The prelude built the JSON item by item from the count it sent, so the two agree.
         if (!Array.isArray(items) || items.length !== call.calls) throw new AtriumError("unavailable", "the batch did not arrive as it was counted; try again");
         // A batch that holds a private read gates its egress items as after that read (spec/data-flow.md).
-        for (const item of items) {
-          const named = isJsonObject(item) ? this.deps.catalog.viewOf(item.address) : undefined;
-          if (named?.privateData) this.flow.reading(named.id);
-        }
-        const outcomes = await Promise.all(items.map(async (item: unknown) => {
+        // Each item's address is read here once, and judged as read.
+        const located = items.map((item: unknown) => (isJsonObject(item) ? this.deps.catalog.locate(item.address) : undefined));
+        for (const at of located) if (at?.view?.privateData) this.flow.reading(at.view.id);
+        const outcomes = await Promise.all(items.map(async (item: unknown, i: number) => {
           try {
             if (typeof item !== "object" || item === null) throw new AtriumError("invalid_args", "each batch item is { address, args, reason? }");
             const { address, args, reason } = item as Record<string, unknown>;
-            return `{"ok":true,"data":${(await this.callOne(address, args, run, reasonOf(reason === undefined ? undefined : { reason }))).json}}`;
+            return `{"ok":true,"data":${(await this.callOne(address, args, run, reasonOf(reason === undefined ? undefined : { reason }), located[i])).json}}`;
           } catch (e) {
             return JSON.stringify({ ok: false, error: this.errorBody(e) });
           }
@@ -252,10 +251,10 @@ export class RunBridge implements HostSide {
   };
 
   /** A downstream value as the JSON it was measured in: serialized once on its way to the program. */
-  private async callOne(address: unknown, args: unknown, run: RunScope, reason?: string): Promise<Measured<unknown>> {
+  private async callOne(address: unknown, args: unknown, run: RunScope, reason?: string, located?: Located): Promise<Measured<unknown>> {
     const approvals = this.approvals;
     const approve = approvals && ((entry: CatalogEntry, a: Record<string, unknown>, argsJson: string, flowFrom?: readonly string[]) => approvals.gate(entry, a, argsJson, reason, run, flowFrom));
-    const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, downstream: this.deps.downstream, callPayloadBytes: this.limits.callPayloadBytes, activity: this.deps.activity }, { principal: this.deps.principal, address, args, allowApproval: false, approve, flow: this.flow, signal: run.signal, timeLeftMs: run.msLeft, path: "program", ...(approvals && { run: { approvals, clock: run } }) });
+    const { entry, result } = await invoke({ catalog: this.deps.catalog, core: this.deps.core, downstream: this.deps.downstream, callPayloadBytes: this.limits.callPayloadBytes, activity: this.deps.activity }, { principal: this.deps.principal, address, ...(located && { located }), args, allowApproval: false, approve, flow: this.flow, signal: run.signal, timeLeftMs: run.msLeft, path: "program", ...(approvals && { run: { approvals, clock: run } }) });
     const value = downstreamValue(entry.address, result);
     let json: string;
     try { json = JSON.stringify(value) ?? "null"; } catch { throw new AtriumError("connector_call_failed", `${entry.address} returned a value that cannot be passed to the program (nested too deeply)`, { details: { address: entry.address } }); }

@@ -12,8 +12,9 @@ interface GuestTool { ident: string; address?: string; ambiguous?: string }
 export interface GuestGlobal { ident: string; connectorId: string; tools: GuestTool[]; ambiguous?: string }
 export interface GuestConfig { globals: GuestGlobal[]; refusalsOver: string; limits: { errorText: number; value: number; log: number } }
 
-/** What every host call throws once the run has had HOST_CALL_REFUSALS_MAX calls refused. */
-const refusalsOver = () => JSON.stringify(new AtriumError("budget_exceeded", `HOST_CALL_REFUSALS_MAX reached: ${HOST_CALL_REFUSALS_MAX} host calls of this run were refused, so every further call throws where it is made; await each call and stop at the first refusal (its details name the budget)`, { details: { bound: "HOST_CALL_REFUSALS_MAX", limit: HOST_CALL_REFUSALS_MAX, room: 0 } }).toJSON());
+/** What every host call throws once the run has had HOST_CALL_REFUSALS_MAX calls refused: the same for every run, built once. */
+let refusalsOverJson: string | undefined;
+const refusalsOver = () => (refusalsOverJson ??= JSON.stringify(new AtriumError("budget_exceeded", `HOST_CALL_REFUSALS_MAX reached: ${HOST_CALL_REFUSALS_MAX} host calls of this run were refused, so every further call throws where it is made; await each call and stop at the first refusal (its details name the budget)`, { details: { bound: "HOST_CALL_REFUSALS_MAX", limit: HOST_CALL_REFUSALS_MAX, room: 0 } }).toJSON()));
 
 const ambiguous = (message: string) => JSON.stringify(new AtriumError("ambiguous_tool_alias", message).toJSON());
 

@@ -41,12 +41,15 @@ export type HostOp = keyof HostOps;
 
 /** A host call on its way to the main thread. `json` is empty when the worker withheld a payload
  * too large to cross; `chars` is its length all the same. `calls` is what it spends of host_calls
- * (a batch's items, -1 when the batch is not an array). */
-export interface HostCall { type: "host"; runId: number; callId: number; op: HostOp; json: string; chars: number; calls: number }
+ * (a batch's items, -1 when the batch is not an array). `now`: the worker waits at the call for
+ * the Answer (an op answered at once, or a call past what host_calls could grant the run);
+ * otherwise the call's one answer is its HostResult. */
+export interface HostCall { type: "host"; runId: number; callId: number; op: HostOp; json: string; chars: number; calls: number; now: boolean }
 /** A result's JSON, or the typed error's JSON. */
 export interface Reply { ok: boolean; json: string }
-/** The main thread's answer the moment it has the call: the reply, or that it follows as a HostResult. */
+/** The main thread's answer to a call the worker waits for: the reply, or (a call it took) that the reply follows as a HostResult. */
 export type Answer = Reply | { pending: true };
+/** A call's one answer, when it is done or refused (for a call answered "pending", its reply). */
 export interface HostResult { type: "hostResult"; runId: number; callId: number; reply: Reply }
 
 // ---- The one question every budget is asked through.

@@ -9,7 +9,7 @@
 // delay another's program behind all of it.
 import { SANDBOX_WORKER_OLD_GENERATION_MB, SANDBOX_WORKER_STACK_MB } from "../decisions/generated/spec.js";
 import { setMaxListeners } from "node:events";
-import { AsyncResource } from "node:async_hooks";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import { readFileSync } from "node:fs";
 import { AtriumError } from "../support/errors.js";
@@ -128,22 +128,26 @@ export class SandboxPool {
         Atomics.store(slot.answered, 0, 1);
         Atomics.notify(slot.answered, 0);
       };
-      // Bound to the run's async context: its host calls carry the context the run was started in (a trace's run span).
-      const onMessage = AsyncResource.bind((m: FromWorker) => {
+      /** A call's one answer, unless the run is over. */
+      const result = (callId: number, r: Reply) => {
+        if (over) return;
+        // A result that comes back once the wall clock has run out is not the program's to see:
+        // the run is over (a call's deadline is the run's time left, so the two meet here).
+        if (scope.msLeft() === 0) return end({ stopped: "timeout", waitedMs }, true);
+        slot.worker.postMessage({ type: "hostResult", runId, callId, reply: r } satisfies HostResult);
+      };
+      // The run's async context, captured once: its host calls carry the context the run was started in (a trace's run span).
+      const inRun = AsyncLocalStorage.snapshot();
+      const onMessage = (m: FromWorker) => inRun(fromWorker, m);
+      const fromWorker = (m: FromWorker) => {
         if (m.type === "host" && m.runId === runId) {
           let reply: Reply | Promise<Reply>;
           try { reply = hooks.host.answer(m, scope); } catch { reply = { ok: false, json: JSON.stringify(new AtriumError("unavailable", "the host could not take this call; try again").toJSON()) }; }
-          if (!(reply instanceof Promise)) return answerNow(reply);
-          answerNow({ pending: true });
-          void reply.then((r) => {
-            if (over) return;
-            // A result that comes back once the wall clock has run out is not the program's to see:
-            // the run is over (a call's deadline is the run's time left, so the two meet here).
-            if (scope.msLeft() === 0) return end({ stopped: "timeout", waitedMs }, true);
-            slot.worker.postMessage({ type: "hostResult", runId, callId: m.callId, reply: r } satisfies HostResult);
-          });
+          if (!(reply instanceof Promise)) return m.now ? answerNow(reply) : result(m.callId, reply);
+          if (m.now) answerNow({ pending: true });
+          void reply.then((r) => result(m.callId, r));
         } else if (m.type === "done" && m.runId === runId) end({ ...m.outcome, waitedMs }, m.outcome.recycle);
-      });
+      };
       const onExit = () => end({ stopped: "crashed", waitedMs }, true);
       const onAbort = () => end({ stopped: "cancelled", waitedMs }, true);
       timer = setTimeout(() => end({ stopped: "timeout", waitedMs }, true), hooks.wallMs);

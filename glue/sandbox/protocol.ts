@@ -13,6 +13,9 @@ export interface RunLimits {
   emitBytes: number;
   // Bounds the worker checks on one request or one text before it leaves the sandbox; each is
   // the run's value when given, else the budget's default.
+  /** The run's host_calls: the worker does not count it (the main thread does), it only tells a call
+   * the budget could still grant (sent without waiting) from one it may refuse (answered at the call). */
+  hostCalls?: number;
   callPayloadBytes?: number;
   returnChars?: number;
   errorTextChars?: number;

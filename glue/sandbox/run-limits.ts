@@ -12,6 +12,7 @@ export function workerLimits(c: Core, l: RunLimits): WorkerLimits {
   const dflt = (b: number) => c.limitDefault(b);
   return {
     ...l,
+    hostCalls: l.hostCalls ?? dflt(Budget.host_calls),
     callPayloadBytes: l.callPayloadBytes ?? dflt(Budget.call_payload_bytes),
     returnChars: l.returnChars ?? dflt(Budget.return_chars),
     errorTextChars: l.errorTextChars ?? dflt(Budget.error_text_chars),

@@ -5,11 +5,15 @@
 // value (a getter or toJSON may spin), which goes through the prelude's describe.
 //
 // A host call (the prelude's __host) is bounded here by its row of the host-op table before it is
-// read out of the guest, then sent, and the worker waits for the main thread's answer: a refusal
-// or an answer at once comes back to the program at the call itself (so atrium.ui and atrium.emit
-// throw where they are called, and a run past host_calls learns it at the first refused call);
-// a call or batch under way answers later, as a HostResult. The wait is inside guest code, so it
-// counts toward program_cpu_ms like the rest of the call (spec/README.md: wall time in guest code).
+// read out of the guest, then sent as one request, and answered once. A search, describe, call or
+// batch that still fits what host_calls could grant the run (the calls this run has sent, each
+// batch item one, within the budget: the main thread can refuse it for nothing but its own
+// content) gets a promise at once and its one answer later, as a HostResult, whenever the call is
+// done or refused. An op answered at once (atrium.ui, atrium.emit: they throw where they are
+// called), and a call past what host_calls could grant (so a run past its budget learns it at the
+// first refused call), wait here for the main thread's answer at the call; such a call the main
+// thread takes anyway is answered "pending", then its HostResult. The wait is inside guest code,
+// so it counts toward program_cpu_ms like the rest of the call (spec/README.md: wall time in guest code).
 import { WASM_PAGE_BYTES } from "../support/wire.js";
 import { SANDBOX_ALLOCATOR_RESERVE_BYTES } from "../decisions/generated/spec.js";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
@@ -21,7 +25,7 @@ import { PRELUDE, PRELUDE_FILE } from "./prelude.js";
 import { PROGRAM_FILE, asBody, asExpression, furtherSyntaxError, located } from "./program-position.js";
 import { workerLimits } from "./run-limits.js";
 import { guestConfig } from "./guest-config.js";
-import { HOST_OPS, WITHHELD, isHostOp, type Answer, type HostCall } from "./host-ops.js";
+import { HOST_OPS, WITHHELD, isHostOp, type Answer, type HostCall, type HostResult } from "./host-ops.js";
 import type { FromWorker, GuestError, RunJob, RunOutcome, ToWorker, WorkerData } from "./protocol.js";
 
 const port = parentPort!;
@@ -33,16 +37,16 @@ const mod = await newQuickJSWASMModuleFromVariant(
   newVariant(RELEASE_SYNC, { wasmModule, wasmMemory: new WebAssembly.Memory({ initial: Math.floor(heapBytes / PAGE), maximum: Math.floor(heapBytes / PAGE) }) }),
 );
 const post = (m: FromWorker) => port.postMessage(m);
-let onHostResult: ((callId: number, ok: boolean, json: string) => void) | undefined;
+let onHostResult: ((m: HostResult) => void) | undefined;
 
 port.on("message", (m: ToWorker) => {
   if (m.type === "run") void run(m).then((outcome) => post({ type: "done", runId: m.runId, outcome }));
-  else onHostResult?.(m.callId, m.reply.ok, m.reply.json);
+  else onHostResult?.(m);
 });
 
 /** The flag the main thread raises once it has put its answer on `answers`. */
 const answered = new Int32Array(wake);
-/** Sends a host call and waits for the main thread's answer to it. */
+/** Sends a host call and waits for the main thread's answer to it, at the call. */
 function cross(call: HostCall): Answer {
   Atomics.store(answered, 0, 0);
   post(call);
@@ -90,6 +94,9 @@ async function run(job: RunJob): Promise<RunOutcome> {
   const held: QuickJSHandle[] = [];
   const hold = (h: QuickJSHandle) => (held.push(h), h);
   let callSeq = 0;
+  /** Host calls this run has sent (each batch item one, a malformed batch one): while a call keeps
+   * this within host_calls, the main thread cannot refuse it for the budget, so it need not wait. */
+  let sent = 0;
 
   const finish = (partial: Partial<RunOutcome> & { ok: boolean }): RunOutcome => {
     for (const d of pending.values()) d.dispose();
@@ -112,6 +119,12 @@ async function run(job: RunJob): Promise<RunOutcome> {
     /** A guest string's length, read without copying the string out of the guest. */
     const lengthOf = (h: QuickJSHandle) => (ctx.typeof(h) === "string" ? ctx.getProp(h, "length").consume((n) => ctx.getNumber(n)) : 0);
 
+    /** The guest's promise of call `callId`'s answer, settled when its HostResult comes. */
+    const promiseOf = (callId: number) => {
+      const d = ctx.newPromise();
+      pending.set(callId, d);
+      return d.handle;
+    };
     // (op, json, measure) → a promise of the reply, or a string: the typed error of a call refused
     // before it ran; for an op answered at once, "" when it was accepted.
     define("__host", (opH, jsonH, measureH) => {
@@ -125,14 +138,18 @@ async function run(job: RunJob): Promise<RunOutcome> {
         const json = withheld ? "" : ctx.getString(jsonH);
         if (!withheld) rule.after?.(c, json, limits);
         const callId = ++callSeq;
-        const answer = cross({ type: "host", runId: job.runId, callId, op, json, chars, calls: rule.calls(measure) });
-        if ("pending" in answer) {
-          const d = ctx.newPromise();
-          pending.set(callId, d);
-          return d.handle;
+        const calls = rule.calls(measure);
+        const promised = rule.answer === "promise";
+        if (promised) sent += Math.max(calls, 1);
+        const call: HostCall = { type: "host", runId: job.runId, callId, op, json, chars, calls, now: !promised || sent > limits.hostCalls };
+        if (!call.now) {
+          post(call);
+          return promiseOf(callId);
         }
+        const answer = cross(call);
+        if ("pending" in answer) return promiseOf(callId);
         if (!answer.ok) return ctx.newString(answer.json);
-        if (rule.answer === "at once") return ctx.newString("");
+        if (!promised) return ctx.newString("");
         const d = ctx.newPromise();
         ctx.newString(answer.json).consume((h) => d.resolve(h));
         return d.handle;
@@ -209,11 +226,11 @@ async function run(job: RunJob): Promise<RunOutcome> {
         // Nothing in flight and nothing runnable, yet unsettled: it can never finish.
         if (pending.size === 0 && !rt.hasPendingJob()) resolve("deadlock");
       };
-      onHostResult = (callId, ok, json) => {
-        const d = pending.get(callId);
+      onHostResult = ({ runId, callId, reply }) => {
+        const d = runId === job.runId ? pending.get(callId) : undefined;
         if (!d) return;
         pending.delete(callId);
-        ctx.newString(json).consume((h) => (ok ? d.resolve(h) : d.reject(h)));
+        ctx.newString(reply.json).consume((h) => (reply.ok ? d.resolve(h) : d.reject(h)));
         d.dispose();
         pump();
       };

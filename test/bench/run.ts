@@ -2,6 +2,7 @@
 import { benchCore } from "./core.js";
 import { benchServer } from "./server.js";
 import { benchPrograms } from "./programs.js";
+import { benchProgramCpu } from "./program-cpu.js";
 import { benchHttp } from "./http.js";
 import { benchObservability } from "./observability.js";
 import { benchFairness } from "./http-fairness.js";
@@ -27,6 +28,9 @@ const server = await benchServer();
 console.log(table("server over real stdio", server.rows));
 for (const n of server.notes) console.log(`  ${n}`);
 console.log(table("execute_code over real stdio", await benchPrograms()));
+const programCpu = await benchProgramCpu();
+console.log(table("atrium's own CPU per program (three host calls, demo connector, over real stdio)", programCpu.rows));
+for (const n of programCpu.notes) console.log(`  ${n}`);
 const http = await benchHttp();
 console.log(table("Streamable HTTP vs stdio (demo connector, one run)", http.rows));
 for (const n of http.notes) console.log(`  ${n}`);

@@ -1213,6 +1213,10 @@ export const ACTIVITY_LINES_MAX = 100000;
 export const ACTIVITY_FOLLOW_POLL_MS = 250;
 /** 1024 lines: Lines waiting to be appended; past it (a disk slower than the events) a new line is dropped rather than held in memory */
 export const ACTIVITY_QUEUE_LINES_MAX = 1024;
+/** 25 ms: The least time between two appends to the log: the first event after a quiet spell is written at once, the events that come while a write is under way wait this long and go in one write (a busy server writes a few times a second, not once per event) */
+export const ACTIVITY_APPEND_GAP_MS = 25;
+/** 1000 ms: How long the log file stays open after its last append: while events keep coming each append is one look at the file by name and one write, not an open and a close */
+export const ACTIVITY_FILE_IDLE_MS = 1000;
 /** 500 characters: reason a program passes to atrium.call (shown to the person in the question, never forwarded); a longer one is refused as invalid_args */
 export const APPROVAL_REASON_CHARS_MAX = 500;
 /** 2000 characters: The call's arguments as JSON in the question (control, bidi and zero-width characters escaped), always shown in full; a write whose arguments are longer is refused with invalid_args naming this bound before anything is asked */

@@ -77,7 +77,7 @@ async function runProgram(args: { code: string; diagnostics: boolean }, ctx: Pic
   const bridge = new RunBridge({ core: ctx.core, catalog: ctx.catalog, downstream: ctx.downstream, principal: ctx.principal, activity: ctx.activity, semantic: ctx.semantic }, { hostCalls: s.hostCalls, batchCalls: s.batchCalls, callPayloadBytes: s.callPayloadBytes, emitBytes: s.emitBytes, emitBlocks: s.emitBlocks }, progress, approvals);
   const aliases = aliasesFor(ctx);
   const outcome = await ctx.pool.run(
-    { code: args.code, aliases, limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, callPayloadBytes: s.callPayloadBytes, returnChars: s.returnChars } },
+    { code: args.code, aliases, limits: { cpuMs: s.programCpuMs, heapBytes: s.heapBytes, stackBytes: s.stackBytes, logChars: s.logChars, emitBytes: s.emitBytes, hostCalls: s.hostCalls, callPayloadBytes: s.callPayloadBytes, returnChars: s.returnChars } },
     { host: bridge, wallMs: s.programWallMs, signal, principal: ctx.principal.id },
   );
   const diagnostics = args.diagnostics
