@@ -5,7 +5,7 @@
 // activity record and the calls-in-flight table; and the two other doors through it
 // (readAppResource, askPrompts). The catalog and the connector are small fakes with the shapes
 // invoke.ts reads (the catalog's own resolution is proved elsewhere); every decision is the core's.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { askPrompts, DownstreamAccess, invoke, readAppResource, type DownstreamLink, type InvokeRequest } from "../glue/calls/invoke.js";
 import { RunFlow } from "../glue/calls/run-flow.js";
 import { callsInFlight } from "../glue/calls/calls-in-flight.js";
@@ -13,6 +13,7 @@ import type { Catalog } from "../glue/catalog/catalog.js";
 import type { CatalogEntry } from "../glue/catalog/entry.js";
 import { core } from "../glue/decisions/core.js";
 import { AppVisibility, PinDirection, PinPolicy, PinScope, PinState } from "../glue/decisions/generated/spec.js";
+import { pinReasonText } from "../glue/decisions/messages.js";
 import { sinkOf, type ActivityEvent } from "../glue/activity/events.js";
 import { AtriumError } from "../glue/support/errors.js";
 import { LOCAL_PRINCIPAL } from "../glue/support/principal.js";
@@ -27,21 +28,23 @@ const entryOf = (connectorId: string, name: string, extra: Partial<CatalogEntry>
 function linkOf(opts: { answer?: (name: string, args: Record<string, unknown>) => unknown; redacts?: boolean; stoppedAfterCall?: boolean; ready?: boolean; prompts?: boolean; resource?: Record<string, unknown> } = {}) {
   const calls: { name: string; args: Record<string, unknown>; opts: Record<string, unknown>; inFlight: ReturnType<typeof callsInFlight.callersOf> }[] = [];
   let stopped = false;
+  /** The signals readResource and prompts were handed. */
+  const seen: (AbortSignal | undefined)[] = [];
   const link: DownstreamLink = {
     async call(name, args, o) {
       calls.push({ name, args, opts: o as Record<string, unknown>, inFlight: callsInFlight.callersOf("desk") });
       if (opts.stoppedAfterCall) stopped = true;
       return (opts.answer?.(name, args) ?? { content: [{ type: "text", text: "ok" }] }) as never;
     },
-    readResource: async () => opts.resource ?? {},
-    prompts: async (method, params) => ({ method, params }),
+    readResource: async (_uri, o) => { seen.push(o.signal); return opts.resource ?? {}; },
+    prompts: async (method, params, o) => { seen.push(o.signal); return { method, params }; },
     offersPrompts: () => opts.prompts ?? false,
     ready: () => opts.ready ?? true,
     stopped: () => stopped,
     redactsSecrets: () => opts.redacts ?? true,
     unavailable: () => new AtriumError("unavailable", "desk was stopped by a reload", { recovering: false }),
   };
-  return { link, calls };
+  return { link, calls, seen };
 }
 
 /** A catalog that resolves every address to `entries` by address (unknown_address otherwise), with an optional view of the named connector. */
@@ -82,6 +85,8 @@ async function refusal(p: Promise<unknown>): Promise<AtriumError> {
 }
 
 describe("a read-only call goes down the path to its connector", () => {
+  afterEach(() => { vi.useRealTimers(); });
+
   it("the connector is called with the tool's own name and the arguments as given, for the catalog's owner", async () => {
     const owners: string[] = [];
     const { ctx, calls } = setup([entryOf("desk", "list_items")], undefined, { owners });
@@ -91,6 +96,13 @@ describe("a read-only call goes down the path to its connector", () => {
     expect(out.result).toEqual({ content: [{ type: "text", text: "ok" }] });
     expect(out.durationMs).toBeGreaterThanOrEqual(0);
     expect(owners).toEqual([`desk:${LOCAL_PRINCIPAL.id}`]);
+  });
+
+  it("the call's duration is the time the connector took, on the clock (a fake one here)", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    vi.advanceTimersByTime(10_000);
+    const { ctx } = setup([entryOf("desk", "list_items")], linkOf({ answer: () => { vi.advanceTimersByTime(250); return undefined; } }));
+    expect((await invoke(ctx, req("desk.list_items"))).durationMs).toBe(250);
   });
 
   it("absent arguments are an empty object", async () => {
@@ -135,6 +147,7 @@ describe("the gates before a call, each refusing with its typed error and callin
     for (const args of [null, [1], "text", 3]) {
       const e = await refusal(invoke(ctx, req("desk.list_items", { args })));
       expect(e.code).toBe("invalid_args");
+      expect(e.message).toBe("args for desk.list_items must be an object");
       expect(e.details).toEqual({ address: "desk.list_items" });
     }
     expect(calls).toEqual([]);
@@ -175,6 +188,7 @@ describe("the gates before a call, each refusing with its typed error and callin
       expect(e.message).toContain("(its description changed)");
       expect(e.details).toEqual({ address: "desk.list_items", reason: "changed", review: "atrium pins", accept: "atrium pins accept desk list_items", flags: ["hidden_instructions"] });
       expect(e.nextAction).toMatchObject({ tool: "search_tools", arguments: { query: "", connector: "desk" } });
+      expect(e.nextAction!.purpose).toContain("list_items stays quarantined until a person runs `atrium pins accept desk list_items`");
     }
     expect(calls).toEqual([]);
   });
@@ -187,7 +201,23 @@ describe("the gates before a call, each refusing with its typed error and callin
     expect(calls).toHaveLength(1);
     const e = await refusal(invoke(ctx, req("desk.new_one")));
     expect(e.details).not.toHaveProperty("flags");
-    expect(e.message).not.toContain("()");
+    expect(e.message).toContain(`is quarantined: ${pinReasonText.new_tool}; `);
+  });
+
+  it("a tool the core quarantines on its facts alone (no record of why) is refused all the same", async () => {
+    const pin = { state: "changed" as const, facts: { state: PinState.changed, policy: PinPolicy.pin, scope: PinScope.definition, direction: PinDirection.none } };
+    const { ctx, calls } = setup([entryOf("desk", "list_items", { pin })]);
+    const e = await refusal(invoke(ctx, req("desk.list_items")));
+    expect(e.code).toBe("quarantined");
+    expect(e.details).not.toHaveProperty("flags");
+    expect(calls).toEqual([]);
+  });
+
+  it("a connector's own app may not write through a tool of the approval class unless the connector's appWrites allows it", async () => {
+    const { ctx, calls } = setup([entryOf("desk", "file_ticket", { safety: "approval", appWrites: false })]);
+    const e = await refusal(invoke(ctx, req("desk.file_ticket", { fromApp: "desk" })));
+    expect(e.details).toMatchObject({ reason: "writes_not_allowed" });
+    expect(calls).toEqual([]);
   });
 
   it("a downstream app's call is judged by the app rules, not the read-only gate", async () => {
@@ -207,6 +237,7 @@ describe("the gates before a call, each refusing with its typed error and callin
     const { ctx } = setup([entryOf("gone", "list")]);
     const e = await refusal(invoke(ctx, req("gone.list")));
     expect(e.code).toBe("unavailable");
+    expect(e.message).toBe("connector gone has been stopped");
     expect(e.recovering).toBe(false);
     expect(e.details).toEqual({ connector: "gone" });
   });
@@ -330,9 +361,17 @@ describe("the data-flow guard on a program's calls (spec/data-flow.md)", () => {
     const { ctx, calls } = setup([files, mail, desk]);
     const flow = new RunFlow();
     await invoke(ctx, req("mail.send", { flow }));
+    expect(flow.privateReads).toEqual([]);
     await invoke(ctx, req("files.read", { flow }));
     await invoke(ctx, req("desk.list_items", { flow }));
     expect(calls).toHaveLength(3);
+    expect(flow.privateReads).toEqual(["files"]);
+  });
+
+  it("a direct call of a private connector (no run) records nothing and runs", async () => {
+    const { ctx, calls } = setup([files]);
+    await invoke(ctx, req("files.read"));
+    expect(calls).toHaveLength(1);
   });
 
   it("a direct call (no run) is judged by its class alone", async () => {
@@ -378,14 +417,25 @@ describe("a downstream app's UI document and a connector's prompts go through th
 
   it("readAppResource: the connector's answer, redacted; undefined for a connector atrium does not have", async () => {
     const signals: (AbortSignal | undefined)[] = [];
-    const { ctx } = setup([], linkOf({ resource }), { view: { settled: (s) => signals.push(s) } });
+    const link = linkOf({ resource });
+    const { ctx } = setup([], link, { view: { settled: (s) => signals.push(s) } });
     const signal = new AbortController().signal;
     const got = await readAppResource(ctx, "desk", "ui://desk/app.html", signal);
     expect(JSON.stringify(got)).toContain("[redacted:github]");
     expect(signals).toEqual([signal]);
+    expect(link.seen).toEqual([signal]);
     expect(await readAppResource(ctx, "gone", "ui://gone/app.html")).toBeUndefined();
     const noView = setup([], linkOf({ resource }));
     expect(await readAppResource(noView.ctx, "desk", "ui://desk/app.html")).toBeUndefined();
+  });
+
+  it("readAppResource of an answer the scan cannot read: connector_call_failed naming the connector and the URI", async () => {
+    const unreadable: Record<string, unknown> = {};
+    Object.defineProperty(unreadable, "contents", { enumerable: true, get() { throw new Error("boom"); } });
+    const { ctx } = setup([], linkOf({ resource: unreadable }), { view: {} });
+    const e = await refusal(readAppResource(ctx, "desk", "ui://desk/app.html"));
+    expect(e.code).toBe("connector_call_failed");
+    expect(e.message).toContain("desk ui://desk/app.html");
   });
 
   it("readAppResource of a connector that does not redact answers as it is", async () => {
@@ -395,8 +445,11 @@ describe("a downstream app's UI document and a connector's prompts go through th
 
   it("askPrompts: asked of a connector that offers prompts; undefined when it is ready and offers none, or atrium has no such connector", async () => {
     let waited = 0;
-    const offering = setup([], linkOf({ prompts: true }), { view: { settled: () => { waited++; } } });
-    expect(await askPrompts(offering.ctx, "desk", "prompts/get", { name: "p" }, { wait: true })).toEqual({ method: "prompts/get", params: { name: "p" } });
+    const link = linkOf({ prompts: true });
+    const offering = setup([], link, { view: { settled: () => { waited++; } } });
+    const signal = new AbortController().signal;
+    expect(await askPrompts(offering.ctx, "desk", "prompts/get", { name: "p" }, { wait: true, signal })).toEqual({ method: "prompts/get", params: { name: "p" } });
+    expect(link.seen).toEqual([signal]);
     expect(waited).toBe(1);
     expect(await askPrompts(offering.ctx, "desk", "prompts/list", {}, { wait: false })).toEqual({ method: "prompts/list", params: {} });
     expect(waited).toBe(1);
