@@ -38,6 +38,8 @@ function resourcesOf(answer: Record<string, unknown> | Error, opts: { redacts?: 
 }
 
 const doc = (extra: Record<string, unknown> = {}) => ({ uri: "ui://board/app.html", mimeType: APP_MIME_TYPE, text: "<p>board</p>", ...extra });
+/** The text of the one item `read` served. */
+const servedText = (out: Awaited<ReturnType<AppResources["read"]>>) => (out!.contents[0] as { text: string }).text;
 /** The downstream page a relay document carries. */
 const carried = (relay: string) => Buffer.from(JSON.parse(/<script type="application\/json" id="atrium-relay">(.*?)<\/script>/s.exec(relay)![1]!).html, "base64").toString("utf8");
 
@@ -70,15 +72,15 @@ describe("A7: a downstream UI document is served inside atrium's relay, to an Ap
 
   it("the item named by the downstream URI is served, else the first; an answer with no item is nothing", async () => {
     const { resources } = resourcesOf({ contents: [doc({ uri: "ui://board/other.html", text: "<p>other</p>" }), doc({ text: "<p>named</p>" }), "not an object"] });
-    expect(carried((await resources.read(BOARD, appsHost))!.contents[0]!.text as string)).toContain("<p>named</p>");
+    expect(carried(servedText(await resources.read(BOARD, appsHost)))).toContain("<p>named</p>");
     const first = resourcesOf({ contents: [doc({ uri: "ui://board/other.html", text: "<p>other</p>" })] });
-    expect(carried((await first.resources.read(BOARD, appsHost))!.contents[0]!.text as string)).toContain("<p>other</p>");
+    expect(carried(servedText(await first.resources.read(BOARD, appsHost)))).toContain("<p>other</p>");
     for (const answer of [{}, { contents: "x" }, { contents: [1, null] }]) expect(await resourcesOf(answer).resources.read(BOARD, appsHost)).toBeUndefined();
   });
 
   it("a document served as base64 (blob) is carried decoded", async () => {
     const { resources } = resourcesOf({ contents: [doc({ text: undefined, blob: Buffer.from("<p>from blob</p>").toString("base64") })] });
-    expect(carried((await resources.read(BOARD, appsHost))!.contents[0]!.text as string)).toContain("<p>from blob</p>");
+    expect(carried(servedText(await resources.read(BOARD, appsHost)))).toContain("<p>from blob</p>");
   });
 
   it("a document of another mime, without text or blob, or over APP_RESOURCE_BYTES_MAX fails, saying which", async () => {
