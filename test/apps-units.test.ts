@@ -168,6 +168,8 @@ describe("the policy and permissions a relay declares", () => {
   it("only plain http(s) and ws(s) sources are kept, per list; a list that is not an array is dropped", () => {
     expect(sanitizeCsp({ connectDomains: ["https://a.test", "http://b.test:8080/p/", "ws://c.test:*", "wss://*.d.test", "*", "data:", "'self'", "https://a.test; x", "ftp://e.test", 1], resourceDomains: "https://x.test", frameDomains: ["https://f.test"], baseUriDomains: [], other: ["https://o.test"] }))
       .toEqual({ connectDomains: ["https://a.test", "http://b.test:8080/p/", "ws://c.test:*", "wss://*.d.test"], frameDomains: ["https://f.test"], baseUriDomains: [] });
+    // A JSON value that is not a string is dropped even when it would read as a source once turned into one.
+    expect(sanitizeCsp({ connectDomains: [["https://a.test"]] })).toEqual({ connectDomains: [] });
     expect(sanitizeCsp([])).toBeUndefined();
     expect(sanitizeCsp({})).toEqual({});
     expect(sanitizeCsp({ connectDomains: ["https://a.test/"] })).toEqual({ connectDomains: ["https://a.test/"] });
@@ -186,15 +188,31 @@ describe("the policy and permissions a relay declares", () => {
     expect(cspFor({ resourceDomains: ["https://cdn.test"], connectDomains: ["https://api.test"] })).toBe(
       "default-src 'none'; script-src 'unsafe-inline' https://cdn.test; style-src 'unsafe-inline' https://cdn.test; img-src data: https://cdn.test; media-src data: https://cdn.test; font-src https://cdn.test; connect-src https://api.test; frame-src 'none'; base-uri 'none'; object-src 'none'",
     );
+    expect(cspFor({ frameDomains: ["https://video.test"], baseUriDomains: ["https://cdn.test"] })).toBe(
+      "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; media-src data:; connect-src 'none'; frame-src https://video.test; base-uri https://cdn.test; object-src 'none'",
+    );
+    expect(cspFor(undefined)).toBe("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; media-src data:; connect-src 'none'; frame-src 'none'; base-uri 'none'; object-src 'none'");
     expect(cspFor({})).toBe(cspFor(undefined));
-    expect(cspFor(undefined)).not.toContain("font-src");
   });
 });
 
 describe("the relay page's own markup", () => {
   it("declares the policy and names the connector in escaped attributes, and hands the relay its config", () => {
     const page = relayPage({ connector: 'b"<&', html: "<p>x</p>", csp: `default-src 'none'; x"<&`, allow: "camera" });
-    expect(page.startsWith("<!doctype html>\n")).toBe(true);
+    // A whole document whose nested frame fills it.
+    expect(page.split("\n")).toEqual([
+      "<!doctype html>",
+      '<html lang="en"><head><meta charset="utf-8">',
+      expect.stringMatching(/^<meta http-equiv="Content-Security-Policy" content=".*">$/),
+      '<meta name="viewport" content="width=device-width, initial-scale=1">',
+      expect.stringMatching(/^<title>.*<\/title>$/),
+      "<style>html,body{margin:0;padding:0;height:100%;overflow:hidden;background:transparent}#app{display:block;border:0;width:100%;height:100%}</style>",
+      "</head><body>",
+      expect.stringMatching(/^<script type="application\/json" id="atrium-relay">.*<\/script>$/),
+      expect.stringMatching(/^<script>\(\(\) => \{/),
+      ...page.split("\n").slice(9, -1),
+      "</body></html>",
+    ]);
     expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; x&quot;&lt;&amp;">`);
     expect(page).toContain("<title>b&quot;&lt;&amp;</title>");
     const config = JSON.parse(/id="atrium-relay">(.*?)<\/script>/s.exec(page)![1]!);
@@ -205,6 +223,8 @@ describe("the relay page's own markup", () => {
   it("a page's doctype stays first, after a byte-order mark, spaces and comments; the guard comes next", () => {
     const page = carried(relayPage({ connector: "b", html: "\uFEFF <!-- a --><!DOCTYPE html><p>x</p>", csp: "", allow: "" }));
     expect(page.startsWith("\uFEFF <!-- a --><!DOCTYPE html><meta http-equiv=")).toBe(true);
+    expect(page.match(/<!DOCTYPE/g)).toHaveLength(1);
+    expect(page.endsWith("</script><p>x</p>")).toBe(true);
     expect(carried(relayPage({ connector: "b", html: "<p>x</p><!doctype html>", csp: "", allow: "" })).startsWith("<meta http-equiv=")).toBe(true);
   });
 });
