@@ -4,8 +4,8 @@
 // everything had been up, each waiting for what it needs. And what serve loads before it answers
 // (read on the TypeScript AST: its static value imports, and its own dynamic imports) reaches no
 // npm package but the MCP server SDK and zod: the MCP client SDK (connectors, OAuth), jose,
-// OpenTelemetry, prom-client, redis, secretlint's rules, the embedding model and QuickJS load
-// behind a dynamic import, after the answer.
+// redis, secretlint's rules, the embedding model and QuickJS load behind a dynamic import, after
+// the answer; OpenTelemetry and prom-client only when configured (observability/start.ts).
 import { describe, it, expect } from "vitest";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -78,7 +78,7 @@ const beyond = (npm: Map<string, string>) => [...npm].filter(([name]) => !BEFORE
 describe("what serve loads before it answers initialize", () => {
   const sources = glueSources();
 
-  it("no npm package but the MCP server SDK and zod: the client SDK, OAuth, OpenTelemetry, prom-client, redis, secretlint, the model and QuickJS load later", () => {
+  it("no npm package but the MCP server SDK and zod: the client SDK, OAuth, redis, secretlint, the model and QuickJS load later", () => {
     const npm = loadedBeforeInitialize(edgesOf(sources));
     expect(beyond(npm)).toEqual([]);
     expect([...npm.keys()].sort()).toEqual([...BEFORE_INITIALIZE].sort()); // the SDK it serves with is reached: the walk follows serve's imports

@@ -31,9 +31,10 @@ export interface Atrium {
 
 /** `revision`: the protocol revision the client speaks (default 2025-11-25, the initialize handshake). */
 /** `capabilities`: more client capabilities to declare (e.g. elicitation); `beforeConnect`: installs the client's own request handlers. */
-export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?: Record<string, string>; waitForConnectors?: boolean; revision?: "2025-11-25" | "2026-07-28"; capabilities?: Record<string, unknown>; beforeConnect?: (client: Client) => void } = {}): Promise<Atrium> {
+/** `bin`: another build's bin/atrium.js (the start-up bench's baseline); this repo's by default. */
+export async function startAtrium(opts: { config?: unknown; apps?: boolean; env?: Record<string, string>; waitForConnectors?: boolean; revision?: "2025-11-25" | "2026-07-28"; capabilities?: Record<string, unknown>; beforeConnect?: (client: Client) => void; bin?: string } = {}): Promise<Atrium> {
   const dir = mkdtempSync(join(tmpdir(), "atrium-test-"));
-  const args = [atriumBin];
+  const args = [opts.bin ?? atriumBin];
   if (opts.config !== undefined) {
     writeFileSync(join(dir, "atrium.json"), JSON.stringify(opts.config));
     args.push("--config", join(dir, "atrium.json"));
