@@ -64,7 +64,9 @@ function catalogOf(entries: CatalogEntry[], view?: { refreshing?: boolean; settl
       if (!entry) throw new AtriumError("unknown_address", `no tool ${String(address)}`);
       return { entry };
     },
-  } as unknown as Catalog;
+  } as unknown as Catalog & { viewOf: Catalog["viewOf"]; resolve: Catalog["resolve"] };
+  // The address read once, as the catalog's own locate does: its view now, its resolution when asked.
+  (catalog as { locate: Catalog["locate"] }).locate = (address: unknown) => ({ view: catalog.viewOf(address), resolve: () => catalog.resolve(address) });
   return { catalog, resolved };
 }
 
