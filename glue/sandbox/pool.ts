@@ -9,7 +9,7 @@
 // delay another's program behind all of it.
 import { SANDBOX_WORKER_OLD_GENERATION_MB, SANDBOX_WORKER_STACK_MB } from "../decisions/generated/spec.js";
 import { setMaxListeners } from "node:events";
-import { AsyncLocalStorage } from "node:async_hooks";
+import { AsyncResource } from "node:async_hooks";
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import { readFileSync } from "node:fs";
 import { AtriumError } from "../support/errors.js";
@@ -136,9 +136,8 @@ export class SandboxPool {
         if (scope.msLeft() === 0) return end({ stopped: "timeout", waitedMs }, true);
         slot.worker.postMessage({ type: "hostResult", runId, callId, reply: r } satisfies HostResult);
       };
-      // The run's async context, captured once: its host calls carry the context the run was started in (a trace's run span).
-      const inRun = AsyncLocalStorage.snapshot();
-      const onMessage = (m: FromWorker) => inRun(fromWorker, m);
+      // Bound to the run's async context: its host calls carry the context the run was started in (a trace's run span). Not AsyncLocalStorage.snapshot(): on Node 20 the downstream span then lost its run span as parent (observability › "exports the same spans over stdio…").
+      const onMessage = AsyncResource.bind((m: FromWorker) => fromWorker(m));
       const fromWorker = (m: FromWorker) => {
         if (m.type === "host" && m.runId === runId) {
           let reply: Reply | Promise<Reply>;
