@@ -227,7 +227,10 @@ describe("stdio: traces", () => {
       expect(await atrium.value(`const r = await echo.echo({ s: ${JSON.stringify(SECRET)} }); return r.structuredContent === undefined ? 1 : 2`)).toBeGreaterThan(0);
       await waitFor(() => receiver.spans.some((s) => s.kind === CLIENT && attr(s, "atrium.connector") === "echo"), "the downstream span");
       const call = receiver.spans.find((s) => s.kind === CLIENT)!;
+      // Spans are exported in batches as they end: the run's and the request's may come in a later batch than the call's.
+      await waitFor(() => receiver.spans.some((s) => s.spanId === call.parentSpanId), "the run span");
       const run = receiver.spans.find((s) => s.spanId === call.parentSpanId)!;
+      await waitFor(() => receiver.spans.some((s) => s.spanId === run.parentSpanId), "the request span");
       const meta = receiver.spans.find((s) => s.spanId === run.parentSpanId)!;
       expect([run.name, meta.name]).toEqual(["execute_code run", "tools/call execute_code"]);
       expect(attr(meta, "network.transport")).toBe("pipe");
