@@ -2,13 +2,16 @@
 // captures the raw host functions in a closure and deletes them from the global object, so
 // a program reaches the host only through the frozen `atrium` API and connector globals.
 // Errors raised by the host are kept in a private WeakMap with the exact JSON the host sent:
-// a program cannot forge one. The script's value is [run, describe]: the worker calls run once
-// with the program's thunk and reads its promise natively, and calls describe (under the CPU
-// budget) on anything thrown outside run. Both report with strings the prelude builds itself,
-// so no prototype or global a program replaces (toJSON, Promise.resolve/then, Array or String
-// methods) changes a report. Every text a report carries is cut here, in the guest, before it
-// is serialized: error texts at cfg.limits.errorText, the value's JSON at cfg.limits.value,
-// each log line at cfg.limits.log, so nothing large leaves the sandbox.
+// a program cannot forge one. The script's value is [configure, run, describe]: the worker may
+// evaluate the prelude before its run's job arrives, then calls configure once with the job's
+// settings (the limits below, the typed error past HOST_CALL_REFUSALS_MAX, the connector
+// globals) before the program is evaluated; it calls run once with the program's thunk and
+// reads its promise natively, and calls describe (under the CPU budget) on anything thrown
+// outside run. Both report with strings the prelude builds itself, so no prototype or global a
+// program replaces (toJSON, Promise.resolve/then, Array or String methods) changes a report.
+// Every text a report carries is cut here, in the guest, before it is serialized: error texts at
+// limits.errorText, the value's JSON at limits.value, each log line at limits.log, so nothing
+// large leaves the sandbox.
 import { HOST_CALL_REFUSALS_MAX, SEARCH_PHRASINGS_MAX } from "../decisions/generated/spec.js";
 
 /** The name the prelude is evaluated under (its frames are dropped from a program's stack). */
@@ -18,12 +21,13 @@ export const PRELUDE = String.raw`
 (() => {
   "use strict";
   const g = globalThis;
-  const hostCall = g.__host, hostLog = g.__log, cfg = g.__cfg;
-  delete g.__host; delete g.__log; delete g.__cfg;
+  const hostCall = g.__host, hostLog = g.__log;
+  delete g.__host; delete g.__log;
   const parse = JSON.parse, stringify = JSON.stringify, freeze = Object.freeze, defineProperty = Object.defineProperty;
   const ErrorCtor = Error, StringCtor = String, apply = Reflect.apply, then = Promise.prototype.then;
   const strSlice = String.prototype.slice, strIndexOf = String.prototype.indexOf;
-  const config = parse(cfg), LIMITS = config.limits;
+  // The job's settings, given by configure before the program runs.
+  let LIMITS, tooManyRefused;
   const reports = new WeakMap();
   const setReport = WeakMap.prototype.set.bind(reports), getReport = WeakMap.prototype.get.bind(reports);
   const ERROR_KEYS = ["code", "retryable", "nextAction", "details"];
@@ -50,7 +54,6 @@ export const PRELUDE = String.raw`
   // where it is made, the one typed Error built here before the program ran, so a flood of
   // unawaited calls ends in a typed refusal long before the heap fills (where QuickJS, unable to
   // build its own out-of-memory error, would throw null).
-  const tooManyRefused = hostError(config.refusalsOver);
   let refusals = 0;
   const admit = () => { if (refusals >= ${HOST_CALL_REFUSALS_MAX}) throw tooManyRefused; };
   const refusal = (e) => { refusals++; return fail(e); };
@@ -127,7 +130,6 @@ export const PRELUDE = String.raw`
     } });
     return new ProxyCtor(known, handler);
   }
-  for (const c of config.globals) { try { pin(c.ident, connectorGlobal(c)); } catch (e) { /* left to atrium.call */ } }
 
   const show = (v) => { if (typeof v === "string") return v; try { const s = stringify(v); return s === undefined ? StringCtor(v) : s; } catch (e) { return StringCtor(v); } };
   const console = {};
@@ -175,6 +177,17 @@ export const PRELUDE = String.raw`
     }
     return out;
   };
-  return [run, describe];
+  // configure(cfg): once, natively, before the program: the job's limits, the typed error every
+  // call throws past HOST_CALL_REFUSALS_MAX, and one global per connector identifier.
+  let configured = false;
+  const configure = (cfg) => {
+    if (configured) return;
+    configured = true;
+    const config = parse(cfg);
+    LIMITS = config.limits;
+    tooManyRefused = hostError(config.refusalsOver);
+    for (const c of config.globals) { try { pin(c.ident, connectorGlobal(c)); } catch (e) { /* left to atrium.call */ } }
+  };
+  return [configure, run, describe];
 })();
 `;

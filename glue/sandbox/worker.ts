@@ -4,6 +4,11 @@
 // runs only inside guest(…), where the CPU interrupt reaches it; that includes reading a thrown
 // value (a getter or toJSON may spin), which goes through the prelude's describe.
 //
+// The next run's runtime and context are made in the worker's idle time, once a run has ended:
+// the prelude evaluated (most of what starting a run costs) and nothing else run in them. A
+// job's own settings (its limits, its connector globals) are given to that context when the job
+// starts, before its program is evaluated.
+//
 // A host call (the prelude's __host) is bounded here by its row of the host-op table before it is
 // read out of the guest, then sent as one request, and answered once. A search, describe, call or
 // batch that still fits what host_calls could grant the run (the calls this run has sent, each
@@ -17,7 +22,7 @@
 import { WASM_PAGE_BYTES } from "../support/wire.js";
 import { SANDBOX_ALLOCATOR_RESERVE_BYTES } from "../decisions/generated/spec.js";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
-import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, type QuickJSDeferredPromise, type QuickJSHandle } from "quickjs-emscripten";
+import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle, type QuickJSRuntime } from "quickjs-emscripten";
 import { core } from "../decisions/core.js";
 import { Budget, BudgetCheck } from "../decisions/generated/spec.js";
 import { AtriumError } from "../support/errors.js";
@@ -40,8 +45,12 @@ const post = (m: FromWorker) => port.postMessage(m);
 let onHostResult: ((m: HostResult) => void) | undefined;
 
 port.on("message", (m: ToWorker) => {
-  if (m.type === "run") void run(m).then((outcome) => post({ type: "done", runId: m.runId, outcome }));
-  else onHostResult?.(m);
+  if (m.type === "run") {
+    void run(m).then((outcome) => {
+      post({ type: "done", runId: m.runId, outcome });
+      if (!outcome.recycle) prepareSoon();
+    });
+  } else onHostResult?.(m);
 });
 
 /** The flag the main thread raises once it has put its answer on `answers`. */
@@ -56,12 +65,56 @@ function cross(call: HostCall): Answer {
   return got.message as Answer;
 }
 
+/** The natives a context was given, as the run it serves answers them (set when that run's job starts). */
+interface Natives {
+  host(op: QuickJSHandle, json: QuickJSHandle, measure: QuickJSHandle): QuickJSHandle;
+  log(level: QuickJSHandle, text: QuickJSHandle): void;
+}
+/** A runtime and context with the prelude evaluated and nothing else run in them. The prelude's
+ * value is [configure, run, describe]: configure takes the job's settings; evaluating the program
+ * yields only the thunk run calls, and the outcome is read natively from run's own promise, which
+ * no program code can reach, resolve or replace (unlike a global wrapper or ctx.resolvePromise,
+ * which looks up the guest's Promise.resolve and then). */
+interface Prepared { rt: QuickJSRuntime; ctx: QuickJSContext; configure: QuickJSHandle; runFn: QuickJSHandle; describeFn: QuickJSHandle; natives: { serving?: Natives } }
+
+function prepare(): Prepared {
+  const rt = mod.newRuntime();
+  const ctx = rt.newContext();
+  try {
+    const natives: { serving?: Natives } = {};
+    const define = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle | undefined) => ctx.newFunction(name, fn).consume((f) => ctx.setProp(ctx.global, name, f));
+    // Nothing calls them before the job starts: the prelude only keeps them.
+    define("__host", (op, json, measure) => natives.serving!.host(op, json, measure));
+    define("__log", (level, text) => { natives.serving!.log(level, text); return undefined; });
+    const triple = ctx.unwrapResult(ctx.evalCode(PRELUDE, PRELUDE_FILE));
+    const [configure, runFn, describeFn] = [0, 1, 2].map((i) => ctx.getProp(triple, i)) as [QuickJSHandle, QuickJSHandle, QuickJSHandle];
+    triple.dispose();
+    return { rt, ctx, configure, runFn, describeFn, natives };
+  } catch (e) {
+    ctx.dispose();
+    rt.dispose();
+    throw e;
+  }
+}
+
+/** The next run's context, once made; a run takes it, or makes its own when there is none. */
+let prepared: Prepared | undefined;
+let running = false;
+/** Makes the next run's context once the event loop is idle, unless a run has started meanwhile. */
+function prepareSoon(): void {
+  setImmediate(() => {
+    if (prepared || running) return;
+    try { prepared = prepare(); } catch { /* the next run makes its own, and reports its failure */ }
+  });
+}
+
 // Warm-up: one throwaway run pays for the first runtime, context, prelude and core load here,
-// so the first real program is as fast as the tenth.
+// so the first real program is as fast as the tenth; then the first real run's context is made.
 {
   const c = core();
   const d = (b: number) => c.limitDefault(b);
   await run({ type: "run", runId: 0, code: "async () => 1", aliases: [], limits: { cpuMs: d(Budget.program_cpu_ms), heapBytes, stackBytes: d(Budget.sandbox_stack_bytes), logChars: d(Budget.log_chars), emitBytes: d(Budget.emit_bytes) } });
+  try { prepared = prepare(); } catch { /* the first run makes its own */ }
 }
 post({ type: "ready" });
 
@@ -73,22 +126,26 @@ const plain = (message: string, name = "Error"): GuestError => ({ host: false, n
 const isOutOfMemory = (e: GuestError) => !e.host && (e.thrownNull === true || (e.name === "InternalError" && /^out of memory/.test(e.message)));
 
 async function run(job: RunJob): Promise<RunOutcome> {
+  running = true;
+  try {
+    return await runIn(job);
+  } finally {
+    running = false;
+  }
+}
+
+async function runIn(job: RunJob): Promise<RunOutcome> {
   const c = core();
   const limits = workerLimits(c, job.limits);
   let cpuMs = 0, segStart = 0, inGuest = false, cpuExceeded = false, recycle = false;
   const record = { logs: "", logsDropped: 0 };
-  const rt = mod.newRuntime();
-  // QuickJS's own limit sits a little under the fixed wasm memory, so its allocator reports a
-  // clean, catchable out-of-memory quickly instead of grinding against the wasm ceiling.
-  rt.setMemoryLimit(limits.heapBytes - ALLOCATOR_RESERVE_BYTES);
-  rt.setMaxStackSize(limits.stackBytes);
-  rt.setInterruptHandler(() => inGuest && (cpuExceeded ||= cpuMs + performance.now() - segStart > limits.cpuMs));
   const guest = <T>(fn: () => T): T => {
     inGuest = true;
     segStart = performance.now();
     try { return fn(); } finally { cpuMs += performance.now() - segStart; inGuest = false; }
   };
-  const ctx = rt.newContext();
+  /** This run's runtime and context: the one made beforehand, else made now (inside the try below). */
+  let made: Prepared | undefined;
   const pending = new Map<number, QuickJSDeferredPromise>();
   /** Handles this run holds; finish disposes whichever are still alive. */
   const held: QuickJSHandle[] = [];
@@ -104,8 +161,8 @@ async function run(job: RunJob): Promise<RunOutcome> {
     onHostResult = undefined;
     try {
       for (const h of held) if (h.alive) h.dispose();
-      ctx.dispose();
-      rt.dispose();
+      made?.ctx.dispose();
+      made?.rt.dispose();
     } catch { recycle = true; }
     // A program's own error carries its position as the author wrote it.
     return { logs: record.logs, logsDropped: record.logsDropped, cpuMs, recycle, ...partial, ...(partial.error && { error: located(job.code, partial.error) }) };
@@ -115,7 +172,15 @@ async function run(job: RunJob): Promise<RunOutcome> {
   // Until the program is evaluated, a failure is the sandbox's own (never the program's memory).
   let preparing = true;
   try {
-    const define = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle | undefined) => ctx.newFunction(name, fn).consume((f) => ctx.setProp(ctx.global, name, f));
+    made = prepared ?? prepare();
+    prepared = undefined;
+    const { rt, ctx, configure, runFn, describeFn } = made;
+    held.push(configure, runFn, describeFn);
+    // QuickJS's own limit sits a little under the fixed wasm memory, so its allocator reports a
+    // clean, catchable out-of-memory quickly instead of grinding against the wasm ceiling.
+    rt.setMemoryLimit(limits.heapBytes - ALLOCATOR_RESERVE_BYTES);
+    rt.setMaxStackSize(limits.stackBytes);
+    rt.setInterruptHandler(() => inGuest && (cpuExceeded ||= cpuMs + performance.now() - segStart > limits.cpuMs));
     /** A guest string's length, read without copying the string out of the guest. */
     const lengthOf = (h: QuickJSHandle) => (ctx.typeof(h) === "string" ? ctx.getProp(h, "length").consume((n) => ctx.getNumber(n)) : 0);
 
@@ -125,9 +190,9 @@ async function run(job: RunJob): Promise<RunOutcome> {
       pending.set(callId, d);
       return d.handle;
     };
-    // (op, json, measure) → a promise of the reply, or a string: the typed error of a call refused
-    // before it ran; for an op answered at once, "" when it was accepted.
-    define("__host", (opH, jsonH, measureH) => {
+    // host: (op, json, measure) → a promise of the reply, or a string: the typed error of a call
+    // refused before it ran; for an op answered at once, "" when it was accepted.
+    const host = (opH: QuickJSHandle, jsonH: QuickJSHandle, measureH: QuickJSHandle): QuickJSHandle => {
       try {
         const op = ctx.getString(opH);
         if (!isHostOp(op)) throw new AtriumError("invalid_args", "no such host operation");
@@ -156,10 +221,10 @@ async function run(job: RunJob): Promise<RunOutcome> {
       } catch (e) {
         return ctx.newString(errorJson(e));
       }
-    });
+    };
 
     // The prelude cuts each line at log_chars + 1 characters before it gets here.
-    define("__log", (levelH, textH) => {
+    const log = (levelH: QuickJSHandle, textH: QuickJSHandle): void => {
       const level = ctx.getString(levelH);
       const line = `${level === "log" || level === "info" ? "" : `[${level}] `}${ctx.getString(textH)}\n`;
       if (record.logsDropped > 0 || c.budgetCheck(Budget.log_chars, record.logs.length, line.length, limits.logChars) !== BudgetCheck.ok) {
@@ -167,15 +232,10 @@ async function run(job: RunJob): Promise<RunOutcome> {
         if (record.logsDropped === 0 && room > 0) record.logs += line.slice(0, room);
         record.logsDropped++;
       } else record.logs += line;
-      return undefined;
-    });
-    ctx.newString(JSON.stringify(guestConfig(job.aliases, limits))).consume((s) => ctx.setProp(ctx.global, "__cfg", s));
-    // The prelude's value is [run, describe]. Evaluating the program yields only the thunk run
-    // calls; the outcome is read natively from run's own promise, which no program code can reach,
-    // resolve or replace (unlike a global wrapper or ctx.resolvePromise, which looks up the guest's
-    // Promise.resolve and then).
-    const pair = hold(ctx.unwrapResult(ctx.evalCode(PRELUDE, PRELUDE_FILE)));
-    const runFn = hold(ctx.getProp(pair, 0)), describeFn = hold(ctx.getProp(pair, 1));
+    };
+    made.natives.serving = { host, log };
+    // The job's settings (its limits, its connector globals), before any of its code runs.
+    ctx.newString(JSON.stringify(guestConfig(job.aliases, limits))).consume((cfg) => ctx.unwrapResult(ctx.callFunction(configure, ctx.undefined, cfg)).dispose());
     /** Reads a thrown value through the prelude, under the CPU budget. */
     const describe = (thrown: QuickJSHandle): GuestError => {
       const r = guest(() => ctx.callFunction(describeFn, ctx.undefined, thrown));
