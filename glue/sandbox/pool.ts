@@ -136,8 +136,11 @@ export class SandboxPool {
         if (scope.msLeft() === 0) return end({ stopped: "timeout", waitedMs }, true);
         slot.worker.postMessage({ type: "hostResult", runId, callId, reply: r } satisfies HostResult);
       };
-      // Bound to the run's async context: its host calls carry the context the run was started in (a trace's run span). Not AsyncLocalStorage.snapshot(): on Node 20 the downstream span then lost its run span as parent (observability › "exports the same spans over stdio…").
-      const onMessage = AsyncResource.bind((m: FromWorker) => fromWorker(m));
+      // The run's async context, captured once: its host calls carry the context the run was started
+      // in (a trace's run span). runInAsyncScope, not bind() or AsyncLocalStorage.snapshot() (which
+      // binds): binding defines a deprecated getter on each bound function.
+      const inRun = new AsyncResource("atrium.run");
+      const onMessage = (m: FromWorker) => inRun.runInAsyncScope(fromWorker, undefined, m);
       const fromWorker = (m: FromWorker) => {
         if (m.type === "host" && m.runId === runId) {
           let reply: Reply | Promise<Reply>;
