@@ -174,11 +174,13 @@ export class Catalog {
     return this.locate(address).resolve();
   }
 
-  /** The address read once: the connector it names (a view to wait for) and its resolution (resolve's answer). */
+  /** The address read once: the connector it names (a view to wait for) and its resolution (resolve's
+   * answer). An exact address is its entry's connector and name, with nothing to split or match. */
   locate(address: unknown): Located {
-    const written = typeof address === "string" ? splitAddress(address) : undefined;
     let version = this.version;
-    let named = written && this.named(address as string, written.connector);
+    const exact = typeof address === "string" ? this.build().byAddress.get(address) : undefined;
+    const written = exact ? { connector: exact.connectorId, tool: exact.name } : typeof address === "string" ? splitAddress(address) : undefined;
+    let named: Match | undefined = exact ? { name: exact.connectorId } : written && this.named(address as string, written.connector);
     const c = named && "name" in named ? this.connector(named.name) : undefined;
     const view = c && {
       id: c.id,
