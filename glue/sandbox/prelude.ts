@@ -2,12 +2,12 @@
 // captures the raw host functions in a closure and deletes them from the global object, so
 // a program reaches the host only through the frozen `atrium` API and connector globals.
 // Errors raised by the host are kept in a private WeakMap with the exact JSON the host sent:
-// a program cannot forge one. The script's value is [configure, run, describe]: the worker may
-// evaluate the prelude before its run's job arrives, then calls configure once with the job's
-// settings (the limits below, the typed error past HOST_CALL_REFUSALS_MAX, the connector
-// globals) before the program is evaluated; it calls run once with the program's thunk and
-// reads its promise natively, and calls describe (under the CPU budget) on anything thrown
-// outside run. Both report with strings the prelude builds itself, so no prototype or global a
+// a program cannot forge one. The script's value is { configure, run, describeThrown }: the
+// worker may evaluate the prelude before its run's job arrives, then calls configure once with
+// the job's settings (the limits below, the typed error past HOST_CALL_REFUSALS_MAX, the
+// connector globals) before the program is evaluated; it calls run once with the program's thunk
+// and reads its promise natively, and calls describeThrown (under the CPU budget) on anything
+// thrown outside run. Both report with strings the prelude builds itself, so no prototype or global a
 // program replaces (toJSON, Promise.resolve/then, Array or String methods) changes a report.
 // Every text a report carries is cut here, in the guest, before it is serialized: error texts at
 // limits.errorText, the value's JSON at limits.value, each log line at limits.log, so nothing
@@ -188,6 +188,6 @@ export const PRELUDE = String.raw`
     tooManyRefused = hostError(config.refusalsOver);
     for (const c of config.globals) { try { pin(c.ident, connectorGlobal(c)); } catch (e) { /* left to atrium.call */ } }
   };
-  return [configure, run, describe];
+  return { __proto__: null, configure, run, describeThrown: describe };
 })();
 `;

@@ -71,8 +71,8 @@ interface Natives {
   log(level: QuickJSHandle, text: QuickJSHandle): void;
 }
 /** A runtime and context with the prelude evaluated and nothing else run in them. The prelude's
- * value is [configure, run, describe]: configure takes the job's settings; evaluating the program
- * yields only the thunk run calls, and the outcome is read natively from run's own promise, which
+ * value is { configure, run, describeThrown }: configure takes the job's settings; evaluating the
+ * program yields only the thunk run calls, and the outcome is read natively from run's own promise, which
  * no program code can reach, resolve or replace (unlike a global wrapper or ctx.resolvePromise,
  * which looks up the guest's Promise.resolve and then). */
 interface Prepared { rt: QuickJSRuntime; ctx: QuickJSContext; configure: QuickJSHandle; runFn: QuickJSHandle; describeFn: QuickJSHandle; natives: { serving?: Natives } }
@@ -86,9 +86,9 @@ function prepare(): Prepared {
     // Nothing calls them before the job starts: the prelude only keeps them.
     define("__host", (op, json, measure) => natives.serving!.host(op, json, measure));
     define("__log", (level, text) => { natives.serving!.log(level, text); return undefined; });
-    const triple = ctx.unwrapResult(ctx.evalCode(PRELUDE, PRELUDE_FILE));
-    const [configure, runFn, describeFn] = [0, 1, 2].map((i) => ctx.getProp(triple, i)) as [QuickJSHandle, QuickJSHandle, QuickJSHandle];
-    triple.dispose();
+    const api = ctx.unwrapResult(ctx.evalCode(PRELUDE, PRELUDE_FILE));
+    const configure = ctx.getProp(api, "configure"), runFn = ctx.getProp(api, "run"), describeFn = ctx.getProp(api, "describeThrown");
+    api.dispose();
     return { rt, ctx, configure, runFn, describeFn, natives };
   } catch (e) {
     ctx.dispose();
