@@ -314,15 +314,34 @@ function bundleEntries(): string[] {
 }
 
 /**
- * The entries (processes and threads) that load the core, each its own instance: the server's
- * main thread, and today the sandbox worker (to be removed: each worker thread instantiates a
- * core of its own at start, for its warm-up run's default limits, and again reaches it through
- * support/errors.ts, an AtriumError's retryable, when it serializes an error of its own).
+ * The entries (processes and threads) that load the core, each its own instance of the one module:
+ * the server's main thread, and each sandbox worker thread. The worker's instance stays on purpose:
+ * a host call's payload is bounded before it leaves the guest (its length, then its bytes and depth:
+ * host-ops.ts's `before`/`after`, through `spend`), a log line before it is kept, and a run's limits
+ * filled from their defaults; each is the core's decision, made where the value is, before any work.
+ * Asking the main thread's instance instead would put a synchronous round trip, queued behind the
+ * main thread's own work, in every host call and log line. Two instances cannot disagree because
+ * the core keeps no state between decisions ("the core keeps no state" below).
  */
 const CORE_LOADERS: { entry: string; why: string }[] = [
   { entry: "cli.ts", why: "the server's main thread: every decision" },
-  { entry: "sandbox/worker.ts", why: "each sandbox worker thread: its warm-up run's default limits (core().limitDefault) and the retryable of an AtriumError it serializes; to be removed (the limits can come in workerData, the error's retryable from the main thread)" },
+  { entry: "sandbox/worker.ts", why: "each sandbox worker thread: the bounds of a host call's payload and of a log line, judged before the value leaves the guest, and a run's limits from their defaults" },
 ];
+
+/** Module-level state in the core's AssemblyScript: a `let`/`var` at the top of a file, or a static field that is not readonly. Empty when the core is stateless. */
+function coreStateViolations(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const at = (n: ts.Node) => `${file}:${source.getLineAndCharacterOfPosition(n.getStart()).line + 1}`;
+  for (const st of source.statements) {
+    if (ts.isVariableStatement(st) && !(st.declarationList.flags & ts.NodeFlags.Const)) found.push(`${at(st)} module-level ${st.declarationList.flags & ts.NodeFlags.Let ? "let" : "var"}`);
+    if (ts.isClassDeclaration(st)) for (const m of st.members) {
+      const mods = ts.canHaveModifiers(m) ? ts.getModifiers(m) ?? [] : [];
+      if (ts.isPropertyDeclaration(m) && mods.some((k) => k.kind === ts.SyntaxKind.StaticKeyword) && !mods.some((k) => k.kind === ts.SyntaxKind.ReadonlyKeyword)) found.push(`${at(m)} mutable static field`);
+    }
+  }
+  return found;
+}
 
 /**
  * The pin gate's place, on the AST of calls/invoke.ts: `judge` (every gate of every call, whichever
@@ -485,6 +504,15 @@ describe("architecture walls", () => {
     const entries = bundleEntries();
     expect(entries).toEqual(expect.arrayContaining(CORE_LOADERS.map((l) => l.entry)));
     expect(entries.filter((e) => reachable(valueGraph, e).has(CORE_DOOR)).sort()).toEqual(CORE_LOADERS.map((l) => l.entry).sort());
+  });
+
+  it("the core keeps no state between decisions: no module-level let or var and no mutable static field in assembly/ (so the main thread's instance and a worker's cannot disagree; planted state is reported)", () => {
+    const dir = join(repo, "assembly");
+    const files = [...readdirSync(dir).filter((f) => f.endsWith(".ts")), ...readdirSync(join(dir, "generated")).map((f) => `generated/${f}`)];
+    expect(files.length).toBeGreaterThan(1);
+    for (const f of files) expect({ f, state: coreStateViolations(f, readFileSync(join(dir, f), "utf8")) }).toEqual({ f, state: [] });
+    for (const planted of ["let calls: i32 = 0;\n", "export var last: string = \"\";\n", "class Seen { static count: i32 = 0; }\n"]) expect({ planted, reported: coreStateViolations("planted.ts", planted).length }).toEqual({ planted, reported: 1 });
+    expect(coreStateViolations("planted.ts", "const A: i32 = 1;\nclass K { static readonly B: i32 = 2; }\n")).toEqual([]);
   });
 
   it("the pin gate is judged on every call, whichever path it came by: invoke.ts's judge calls pinGate unconditionally, before the app and read-only gates (planted misplacements are reported)", () => {
