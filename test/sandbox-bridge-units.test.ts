@@ -424,6 +424,14 @@ describe("search: a query or phrasings, and the options it reads", () => {
     expect(await page({ limit: "2", offset: "1" })).toEqual(all);
   });
 
+  it("an offset that is not a number is no offset: a first page of weak matches still carries the hint", async () => {
+    const s = setup();
+    const weak = await s.ask("search", { query: "desk", options: { offset: "1" } });
+    expect(weak.value.results.every((x: { weak?: boolean }) => x.weak)).toBe(true);
+    expect(weak.value.hint).toBeDefined();
+    expect((await s.ask("search", { query: "desk", options: { offset: 1 } })).value.hint).toBeUndefined();
+  });
+
   it("options that are not an object are ignored", async () => {
     const s = setup();
     expect(found(await s.ask("search", { query: "", options: "desk" }))).toHaveLength(5);

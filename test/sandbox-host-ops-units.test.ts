@@ -87,6 +87,11 @@ describe("search: the query at search_query_chars, the request at its fixed size
     expect(e.message).toMatch(/; search with a few words$/);
   });
 
+  it("an empty query is judged too: a search_query_chars out of its range refuses even it (the core judges the limit)", () => {
+    const e = thrown(() => HOST_OPS.search.before(core(), { chars: 12, measure: 0 }, { ...LIMITS, searchQueryChars: 0 }))!;
+    expect(e.details).toMatchObject({ budget: "search_query_chars", limit: 0, requested: 0 });
+  });
+
   it("phrasings (measure -1) are not measured as one query: only the request's size bounds them", () => {
     expect(thrown(() => before("search", 30, -1))).toBeUndefined();
     expect(thrown(() => before("search", whole, -1))).toBeUndefined();
