@@ -121,3 +121,30 @@ describe("atrium.store", () => {
     }
   });
 });
+
+describe("each value read at its own path, and what is carried", () => {
+  it("atrium.http: a listen, a public URL and an auth block of null are carried; a listen with a tail is refused", () => {
+    expect(accepted({ http: { listen: "0.0.0.0:9000", publicUrl: "https://atrium.example.com" } }).http).toMatchObject({ listen: { host: "0.0.0.0", port: 9000 }, publicUrl: "https://atrium.example.com", auth: null });
+    expect(accepted({ http: { auth: null, metrics: true } }).http).toMatchObject({ auth: null, metrics: { at: "listener" } });
+    expect(parseListen("127.0.0.1:8787x")).toBe('must be HOST:PORT (for example "127.0.0.1:8787" or "[::1]:8787")');
+    expect(refused({ http: { listen: 8787, publicUrl: 5 } }).map((e) => e.path)).toEqual(["atrium.http.listen", "atrium.http.publicUrl"]);
+    expect(refused({ http: { allowedOrigins: [5] } })).toEqual([{ path: "atrium.http.allowedOrigins[0]", message: "expected a string, got number" }]);
+  });
+
+  it("atrium.http.auth: the audience and the groups claim at their paths; a groups claim of its own carried", () => {
+    expect(refused({ http: { auth: { ...auth, audience: 5, groupsClaim: 6 } } }).map((e) => e.path)).toEqual(["atrium.http.auth.audience", "atrium.http.auth.groupsClaim"]);
+    expect(accepted({ http: { auth: { ...auth, groupsClaim: "roles" } } }).http.auth?.groupsClaim).toBe("roles");
+  });
+
+  it("atrium.access: null is no rules; a rule without groups has no groups key; a connector id or group of another type is one error at its path", () => {
+    expect(accepted({ access: null }).access).toBeNull();
+    expect(accepted({ access: [{ connectors: ["desk"] }] }).access).toStrictEqual([{ connectors: ["desk"] }]);
+    expect(refused({ access: [{ connectors: [5] }] })).toEqual([{ path: "atrium.access[0].connectors[0]", message: "expected a string, got number" }]);
+    expect(refused({ access: [{ groups: [5], connectors: ["desk"] }] })).toEqual([{ path: "atrium.access[0].groups[0]", message: "expected a string, got number" }]);
+  });
+
+  it("atrium.store: a url or key prefix of another type is one error at its path", () => {
+    expect(refused({ store: { url: 5 } })).toEqual([{ path: "atrium.store.url", message: "expected a string, got number" }]);
+    expect(refused({ store: { url: "redis://127.0.0.1:6379", keyPrefix: 5 } }).map((e) => e.path)).toEqual(["atrium.store.keyPrefix"]);
+  });
+});

@@ -35,7 +35,7 @@ trap 'rm -rf "$work"' EXIT
 cp "$baseline" "$work/incremental.json"
 mutate="$(IFS=,; echo "${changed[*]}")"
 set +e
-timeout -k 30 "$limit_s" npx stryker run --mutate "$mutate" --incrementalFile "$work/incremental.json"
+timeout -k 30 "$limit_s" node_modules/.bin/stryker run --mutate "$mutate" --incrementalFile "$work/incremental.json"
 rc=$?
 set -e
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
