@@ -5,9 +5,9 @@
 // nothing; a set too large for the file is refused unwritten; a file that cannot be used is
 // set aside under its time, or, when it cannot be moved, said so; parsePins refuses every field
 // of the wrong type.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectorKey, emptyPins, parsePins, PinFile, recordFor, whereOf, type PinData } from "../glue/pins/pin-file.js";
@@ -30,6 +30,8 @@ describe("the key of a connector", () => {
     expect(connectorKey({ id: "a", where: '[1,"pkg@1.0.0"]' })).toBe(`a:${sha('[1,"pkg@1.0.0"]')}`);
     expect(connectorKey({ id: "a", where: '["pkg@1.0.0",2]' })).toBe(`a:${sha('["pkg@1.0.0",2]')}`);
     expect(connectorKey({ id: "a", where: '{"0":"pkg@1.0.0"}' })).toBe(`a:${sha('{"0":"pkg@1.0.0"}')}`);
+    // Only a text that starts with "[" is read as a command line (whereOf writes none with a space before it).
+    expect(connectorKey({ id: "a", where: ' ["npx","pkg@1.0.0"]' })).toBe(`a:${sha(' ["npx","pkg@1.0.0"]')}`);
   });
 
   it("a command line is keyed as its canonical JSON with each package's version dropped", () => {
@@ -48,6 +50,8 @@ describe("finding a connector's record", () => {
     expect(recordFor(data, { id: "c", where })).toBe(exact);
     expect(recordFor({ ...emptyPins(), connectors: [old] }, { id: "c", where })).toBe(old);
     expect(recordFor({ ...emptyPins(), connectors: [{ ...old, where: JSON.stringify(["npx", "other@1.0.0"]) }] }, { id: "c", where })).toBeUndefined();
+    // Another connector run from the same place is not this one's record.
+    expect(recordFor({ ...emptyPins(), connectors: [{ ...old, id: "d" }] }, { id: "c", where })).toBeUndefined();
   });
 });
 
@@ -83,6 +87,35 @@ describe("the file", () => {
     const big = { ...emptyPins(), connectors: [{ key: "k", id: "c", where: "x".repeat(PIN_FILE_BYTES_MAX), tools: [] }] };
     expect(() => f.save(big)).toThrow(`the pins would take more than ${PIN_FILE_BYTES_MAX} bytes; ${f.path} was not written`);
     expect(f.load()).toEqual(emptyPins());
+  });
+
+  it("a set of exactly PIN_FILE_BYTES_MAX bytes is written and read back", () => {
+    const dir = join(tempDir(), "state");
+    const f = new PinFile(dir);
+    const at = (n: number) => ({ ...emptyPins(), connectors: [{ key: "k", id: "c", where: "x".repeat(n), tools: [] }] });
+    const base = Buffer.byteLength(JSON.stringify(at(0), null, 1));
+    const full = at(PIN_FILE_BYTES_MAX - base);
+    expect(Buffer.byteLength(JSON.stringify(full, null, 1))).toBe(PIN_FILE_BYTES_MAX);
+    f.save(full);
+    expect(f.load()).toEqual(full);
+  });
+
+  it("without a warn function the warning goes to stderr; a link's warning names what atrium holds there and the remedy", () => {
+    const dir = join(tempDir(), "state");
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const other = join(dir, "elsewhere.json");
+    writeFileSync(other, "{}");
+    symlinkSync(other, join(dir, "pins.json"));
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => { written.push(String(chunk)); return true; });
+    try {
+      new PinFile(dir).load();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written).toHaveLength(1);
+    expect(written[0]).toContain(`(${join(dir, "pins.json")} is a symbolic link; atrium reads pins only from a regular file of its own (remove it; atrium pins the tools again, quarantined))`);
+    expect(written[0]!.endsWith("(atrium pins).\n")).toBe(true);
   });
 
   it("a file set aside is named after the time of the new set's mark, and the warning says where it went", () => {

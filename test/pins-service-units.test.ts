@@ -6,7 +6,7 @@
 // auto-accepted one is kept when the server lists it again; the record is re-keyed to where the
 // connector runs now; a store that cannot be written warns once and keeps the pins in memory;
 // watching starts once and a reload that changes nothing tells no one.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { core } from "../glue/decisions/core.js";
 import { pinOf, type PinnableTool } from "../glue/pins/digest.js";
 import { connectorKey, emptyPins, type PinData } from "../glue/pins/pin-file.js";
@@ -186,8 +186,48 @@ describe("recording", () => {
     const warned: string[] = [];
     const s = new PinService(core(), store, { warn: (l) => warned.push(l) });
     s.verdicts(listing([tool()]));
-    s.verdicts(listing([tool({ description: "changed" })]));
     expect(warned).toEqual(["atrium: the pins could not be written (disk full); they are kept for this process only"]);
+    s.verdicts(listing([tool({ description: "changed" })]));
+    expect(store.saves).toBe(2);
+    expect(warned).toHaveLength(1);
+    expect(s.pending({ id: "dict", where: WHERE })).toEqual(["lookup"]);
+  });
+
+  it("without a warn hook the warning goes to stderr", () => {
+    const store = new MemoryPins();
+    store.failSave = true;
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => { written.push(String(chunk)); return true; });
+    try {
+      new PinService(core(), store).verdicts(listing([tool()]));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written).toEqual(["atrium: the pins could not be written (disk full); they are kept for this process only\n"]);
+  });
+
+  it("a connector turned to off records nothing, not even a change of a pinned tool", () => {
+    const store = new MemoryPins();
+    const s = new PinService(core(), store);
+    s.verdicts(listing([tool()]));
+    const before = store.text;
+    const v = s.verdicts(listing([tool({ description: "changed" }), tool({ name: "define" })], "off"));
+    expect(v.get("lookup")?.state).toBe("changed");
+    expect(v.get("lookup")?.quarantined).toBeUndefined();
+    expect(store.text).toBe(before);
+    expect(store.saves).toBe(1);
+  });
+
+  it("a pending change the connector's auto-accept then takes is accepted and stays listed for the operator", () => {
+    const store = new MemoryPins();
+    const s = new PinService(core(), store);
+    s.verdicts(listing([tool()]));
+    const changed = tool({ description: "changed" });
+    s.verdicts(listing([changed]));
+    s.verdicts(listing([changed], "auto-accept"));
+    const t = store.load().connectors[0]!.tools[0]!;
+    expect(t.accepted).toEqual(pinOf(changed));
+    expect(t.pending).toMatchObject({ state: "changed", digest: pinOf(changed).digest });
     expect(s.pending({ id: "dict", where: WHERE })).toEqual(["lookup"]);
   });
 });
