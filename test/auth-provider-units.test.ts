@@ -269,6 +269,26 @@ function thrownSync(f: () => unknown): unknown {
   throw new Error("expected a throw");
 }
 
+describe("in the background where the server offers a login (O5): each step the SDK would take is a login needed, saying why", () => {
+  const offering = () => {
+    const p = new ConnectorOAuth(config(null), memoryStore().store, network().fetchFn);
+    p.saveDiscoveryState(discovery());
+    return p;
+  };
+  const why = (f: () => unknown) => {
+    const e = thrownSync(f);
+    expect(e).toBeInstanceOf(NeedsLogin);
+    return (e as NeedsLogin).why;
+  };
+
+  it("the state, the client, a new registration and the authorization URL", () => {
+    expect(why(() => offering().state())).toBe("no valid token is stored and a refresh was not possible");
+    expect(why(() => offering().clientInformation())).toBe("atrium has no client registration with this server yet");
+    expect(why(() => offering().saveClientInformation({ client_id: "c" }))).toBe("atrium has no client registration with this server yet");
+    expect(why(() => offering().redirectToAuthorization(new URL(`${AS}/authorize`)))).toBe("the server asks for a login");
+  });
+});
+
 describe("the authorization URL (O11)", () => {
   it("in the background no login starts: redirecting is refused", () => {
     const p = new ConnectorOAuth(config(null), memoryStore().store, network().fetchFn);
@@ -350,6 +370,13 @@ describe("discovered metadata (O7, O8, O11)", () => {
     const p = new ConnectorOAuth(config(null), store, network().fetchFn);
     const e = thrownSync(() => p.saveDiscoveryState(discovery({ authorizationServerMetadata: undefined })));
     expect((e as NeedsLogin).why).toBe(oauthTokenIssuerText.new_login("https://as1.example", AS));
+  });
+
+  it("discovery that names no issuer at all is judged as the empty issuer", () => {
+    const { store } = memoryStore({ tokens: { access_token: "a", token_type: "Bearer", issuer: AS } });
+    const p = new ConnectorOAuth(config(null), store, network().fetchFn);
+    const e = thrownSync(() => p.saveDiscoveryState({ resourceMetadata: undefined, authorizationServerMetadata: undefined } as unknown as OAuthDiscoveryState));
+    expect((e as NeedsLogin).why).toBe(oauthTokenIssuerText.new_login(AS, ""));
   });
 
   it("a machine client's tokens of another issuer are the operator's to resolve, naming the connector and both servers", () => {
@@ -488,6 +515,15 @@ describe("the tokens (O8, O9)", () => {
     expect(odd.record()).toMatchObject({ issuer: AS, revocationEndpoint: undefined });
   });
 
+  it("the issuer is the metadata's own, not the URL it was fetched for (which may end in a slash the issuer lacks)", () => {
+    const a = memoryStore();
+    const p = new ConnectorOAuth(config(null), a.store, network().fetchFn);
+    p.bindLogin(receiver(), "s");
+    p.saveDiscoveryState(discovery({ authorizationServerUrl: `${AS}/` }));
+    p.saveTokens({ access_token: "a", token_type: "Bearer" });
+    expect(a.record()).toMatchObject({ issuer: AS, revocationEndpoint: `${AS}/revoke` });
+  });
+
   it("without metadata the authorization server URL is the issuer; without discovery there is none", () => {
     const a = memoryStore();
     const p = new ConnectorOAuth(config(null), a.store, network().fetchFn);
@@ -576,8 +612,18 @@ describe("the tokens (O8, O9)", () => {
     expect(net.urls()).toContain(`${AS}/token`);
   });
 
+  it("a logout during a failed refresh leaves no token to send", async () => {
+    let drop = () => {};
+    const net = fullNetwork({ token: () => { drop(); return json({ error: "server_error" }, 500); } });
+    const { store } = memoryStore({ client: { client_id: "c" }, tokens: { access_token: "old", token_type: "Bearer", refresh_token: "r", issuer: AS }, expiresAt: soon() });
+    drop = () => store.update("remote", MCP, () => undefined);
+    const p = new ConnectorOAuth(config(null), store, net.fetchFn);
+    expect(await p.tokens()).toBeUndefined();
+  });
+
   it("a machine client's refresh asks for the configured scope with the client credentials grant", async () => {
-    const net = fullNetwork();
+    // The configured scope wins over the scopes the resource metadata lists.
+    const net = fullNetwork({ prm: { scopes_supported: ["listed"] } });
     const { store } = memoryStore({ tokens: { access_token: "old", token_type: "Bearer", refresh_token: "r", issuer: AS }, expiresAt: soon() });
     const p = new ConnectorOAuth(config({ grant: "client_credentials", clientId: "svc", clientSecret: "sec", scope: "read" }), store, net.fetchFn);
     expect((await p.tokens())?.access_token).toBe("access-1");
@@ -681,6 +727,11 @@ describe("a 401 in the background (O5, O12)", () => {
     const e = await thrown(p.forTransport().onUnauthorized!(ctx(net.fetchFn, "Bearer")));
     expect(e).toBeInstanceOf(JudgedRefusal);
     expect((e as Error).message).toBe(oauthIssuerText.refused(AS, "https://evil.example"));
+    // Also where the core would otherwise say no login is offered (no Bearer challenge, nothing kept).
+    const q = new ConnectorOAuth(config(null), store, net.fetchFn);
+    const f = await thrown(q.forTransport().onUnauthorized!(ctx(net.fetchFn, "Basic")));
+    expect(f).toBeInstanceOf(JudgedRefusal);
+    expect((f as Error).message).toBe(oauthIssuerText.refused(AS, "https://evil.example"));
   });
 
   it("another failure of the exchange is said in atrium's words where a login is offered, and is the O5 refusal where none is", async () => {
@@ -725,6 +776,12 @@ describe("a 403 of the MCP endpoint (O14)", () => {
     expect(cancelled).toBe(true);
   });
 
+  it("a step-up answer without a body is a login needed too", async () => {
+    const p = new ConnectorOAuth(config(null), memoryStore().store, network().fetchFn);
+    const watched = p.watchForbidden(async () => new Response(null, { status: 403, headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="write"' } }));
+    expect(await thrown(watched(MCP))).toBeInstanceOf(NeedsLogin);
+  });
+
   it("a request given as a Request or a URL is the MCP endpoint's too", async () => {
     const p = new ConnectorOAuth(config(null), memoryStore().store, network().fetchFn);
     const watched = p.watchForbidden(async () => forbidden('Bearer error="insufficient_scope", scope="write"'));
@@ -747,7 +804,7 @@ describe("a 403 of the MCP endpoint (O14)", () => {
     expect(await p.watchForbidden(async () => plain)(MCP)).toBe(plain);
     const elsewhere = forbidden('Bearer error="insufficient_scope", scope="write"');
     expect(await p.watchForbidden(async () => elsewhere)("https://mcp.example/other")).toBe(elsewhere);
-    const ok = new Response("fine", { status: 200 });
+    const ok = new Response("fine", { status: 200, headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="write"' } });
     expect(await p.watchForbidden(async () => ok)(MCP)).toBe(ok);
   });
 });
