@@ -162,15 +162,16 @@ describe("whose tokens these are (O15)", () => {
   it("private_key_jwt signs each token request's assertion with the key file (iss and sub the client ID, the configured algorithm), read when the token is fetched", async () => {
     const dir = mkdtempSync(join(tmpdir(), "atrium-provider-"));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const keyFile = join(dir, "key.txt");
-    const p = new ConnectorOAuth(config({ grant: "client_credentials", clientId: "svc", privateKeyFile: keyFile, signingAlgorithm: "HS256" }), memoryStore().store, network().fetchFn);
+    const keyFile = join(dir, "key.pem");
+    const p = new ConnectorOAuth(config({ grant: "client_credentials", clientId: "svc", privateKeyFile: keyFile, signingAlgorithm: "ES256" }), memoryStore().store, network().fetchFn);
     // Not read until a token is fetched: the file is written after the provider was made.
-    writeFileSync(keyFile, "a shared secret of thirty-two bytes or more");
+    const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    writeFileSync(keyFile, privateKey.export({ type: "pkcs8", format: "pem" }));
     const params = new URLSearchParams();
     await p.addClientAuthentication!(new Headers(), params, `${AS}/token`, asMetadata() as never);
     expect(params.get("client_assertion_type")).toBe("urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
     const [header, payload] = params.get("client_assertion")!.split(".").slice(0, 2).map((part) => JSON.parse(Buffer.from(part, "base64url").toString("utf8")) as Record<string, unknown>);
-    expect(header.alg).toBe("HS256");
+    expect(header.alg).toBe("ES256");
     expect(payload).toMatchObject({ iss: "svc", sub: "svc", aud: AS });
   });
 
