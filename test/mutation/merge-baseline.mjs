@@ -3,9 +3,11 @@
 // runs of some files each (`stryker run --mutate FILES --incrementalFile OUT`) add up to the
 // committed test/mutation/glue-incremental.json that `npm run mutate:glue:changed` starts from.
 //
-//   node test/mutation/merge-baseline.mjs OUT IN1 [IN2 ...]
+//   node test/mutation/merge-baseline.mjs OUT IN1[#PREFIX,...] [IN2[#PREFIX,...] ...]
 //
-// A later input wins for a mutated file it holds. Test ids are per run, so each test is keyed by
+// A run's incremental file also carries every other file of the baseline it started from, as it
+// was then: `#` and comma-separated path prefixes take only the files that run mutated
+// (`hostops.json#glue/sandbox/host-ops.ts,glue/sandbox/bridge.ts`). A later input wins for a file. Test ids are per run, so each test is keyed by
 // its file and full name and numbered afresh. A test file is taken in the version whose source
 // matches the file in this checkout (else from the latest input that has it). A mutant is kept
 // only when every test it names (covered by, killed by) is still in the merged set, and a file
@@ -17,7 +19,11 @@ if (!out || inputs.length === 0) {
   console.error("usage: node test/mutation/merge-baseline.mjs OUT IN1 [IN2 ...]");
   process.exit(2);
 }
-const reports = inputs.map((p) => JSON.parse(readFileSync(p, "utf8")));
+const specs = inputs.map((spec) => {
+  const [path, prefixes] = spec.split("#");
+  return { report: JSON.parse(readFileSync(path, "utf8")), takes: (file) => !prefixes || prefixes.split(",").some((p) => file.startsWith(p)) };
+});
+const reports = specs.map((s) => s.report);
 const onDisk = (path) => (existsSync(path) ? readFileSync(path, "utf8") : undefined);
 const key = (file, name) => `${file}\u0000${name}`;
 
@@ -45,11 +51,11 @@ const files = {};
 let kept = 0;
 let dropped = 0;
 let nextMutant = 0;
-for (const r of reports) {
+for (const { report: r, takes } of specs) {
   const byId = new Map();
   for (const [file, tf] of Object.entries(r.testFiles ?? {})) for (const t of tf.tests) byId.set(t.id, key(file, t.name));
   for (const [file, f] of Object.entries(r.files)) {
-    if (f.source !== onDisk(file)) continue;
+    if (!takes(file) || f.source !== onDisk(file)) continue;
     const mutants = [];
     for (const m of f.mutants) {
       const translate = (list) => (list ?? []).map((id) => ids.get(byId.get(id)));
