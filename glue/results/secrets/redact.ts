@@ -12,7 +12,8 @@
 // values rewritten (json-text.ts). All the strings of one answer are laid out as one text and read
 // in one scan (scan.ts), both in turns of SECRET_SCAN_PASS_CHARS: the cost is linear in the
 // answer's size, and only the strings a finding falls in are rebuilt.
-import { findSecrets, type Finding } from "./scan.js";
+import type { Finding } from "./findings.js";
+import { findSecrets } from "./scan.js";
 import { readJson, rewriteJson, type JsonReading } from "./json-text.js";
 import { SECRET_SCAN_PASS_CHARS } from "../../decisions/generated/spec.js";
 
