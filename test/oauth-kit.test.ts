@@ -6,10 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, auth } from "@modelcontextprotocol/client";
 import type { Browser } from "playwright-core";
+import { decodeJwt } from "jose";
 import { startOAuthRig, type OAuthRig } from "./harness/oauth-rig.js";
 import type { AuthServer } from "./harness/oauth-server.js";
 import type { ProtectedMcp } from "./harness/protected-mcp.js";
 import { MemoryOAuthProvider, loginInBrowser, startLoopbackReceiver, type LoopbackReceiver } from "./harness/oauth-client.js";
+import { WAIT_MS, waitFor } from "./harness/until.js";
 
 let as: AuthServer;
 let mcp: ProtectedMcp;
@@ -48,7 +50,23 @@ async function login(provider: MemoryOAuthProvider): Promise<void> {
   expect(await auth(provider, { serverUrl: mcp.url, authorizationCode: params.get("code")!, iss: params.get("iss") ?? undefined })).toBe("AUTHORIZED");
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A login whose access token lives one second (the AS's TTL set back at once, so a refreshed
+ * token lives long enough for the rest of the test however busy the machine is). */
+async function loginWithShortLivedToken(provider: MemoryOAuthProvider): Promise<NonNullable<MemoryOAuthProvider["saved"]>> {
+  as.accessTokenTtl = 1;
+  try {
+    await login(provider);
+  } finally {
+    as.accessTokenTtl = 60;
+  }
+  return provider.saved!;
+}
+
+/** Waits until the token's own `exp` has passed as the MCP server judges it (jose: expired once now ≥ exp, in whole seconds, no tolerance). */
+async function untilExpired(token: string): Promise<void> {
+  const { exp } = decodeJwt(token);
+  await waitFor(() => Math.floor(Date.now() / 1000) >= exp!, "the access token to expire", (exp! + 2) * 1000 - Date.now() + WAIT_MS);
+}
 
 /** RFC 7009 revocation at the AS, authenticated as the registered client (client_secret_basic). */
 async function revoke(provider: MemoryOAuthProvider, token: string): Promise<number> {
@@ -121,46 +139,31 @@ describe("OAuth test kit: a real client through a real login", () => {
   });
 
   it("an expired access token is refused (401) and the client refreshes it (rotated refresh token) and retries", async () => {
-    as.accessTokenTtl = 1;
-    try {
-      const provider = new MemoryOAuthProvider(receiver);
-      await login(provider);
-      const client = await connect(provider);
-      await client.callTool({ name: "whoami", arguments: {} });
-      const first = provider.saved!;
-      await sleep(2_100);
-      const refused = mcp.hits.length;
-      const who = JSON.parse(toolText(await client.callTool({ name: "whoami", arguments: {} })));
-      expect(who.sub).toBe("alice");
-      expect(mcp.hits.slice(refused).map((h) => h.reason)).toContain("invalid-token");
-      const second = provider.saved!;
-      expect(second.access_token).not.toBe(first.access_token);
-      expect(second.refresh_token).toBeDefined();
-      expect(second.refresh_token).not.toBe(first.refresh_token);
-      await client.close();
-    } finally {
-      as.accessTokenTtl = 60;
-    }
+    const provider = new MemoryOAuthProvider(receiver);
+    const first = await loginWithShortLivedToken(provider);
+    await untilExpired(first.access_token);
+    const refused = mcp.hits.length;
+    const client = await connect(provider);
+    const who = JSON.parse(toolText(await client.callTool({ name: "whoami", arguments: {} })));
+    expect(who.sub).toBe("alice");
+    expect(mcp.hits.slice(refused).map((h) => h.reason)).toContain("invalid-token");
+    const second = provider.saved!;
+    expect(second.access_token).not.toBe(first.access_token);
+    expect(second.refresh_token).toBeDefined();
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    await client.close();
   });
 
-  it("a refresh token revoked at the AS (RFC 7009) makes the next refresh fail: the call ends in 401 / UnauthorizedError", async () => {
-    as.accessTokenTtl = 1;
-    try {
-      const provider = new MemoryOAuthProvider(receiver);
-      await login(provider);
-      const client = await connect(provider);
-      await client.callTool({ name: "whoami", arguments: {} });
-      expect(await revoke(provider, provider.saved!.refresh_token!)).toBe(200);
-      await sleep(2_100);
-      provider.authorizationUrl = undefined;
-      await expect(client.callTool({ name: "whoami", arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
-      expect(mcp.hits.at(-1)).toMatchObject({ status: 401, reason: "invalid-token" });
-      // The SDK fell back to a new login: it asked to open the authorization URL again.
-      expect(provider.authorizationUrl).toBeDefined();
-      await client.close();
-    } finally {
-      as.accessTokenTtl = 60;
-    }
+  it("a refresh token revoked at the AS (RFC 7009) makes the next refresh fail: the request ends in 401 / UnauthorizedError", async () => {
+    const provider = new MemoryOAuthProvider(receiver);
+    const first = await loginWithShortLivedToken(provider);
+    expect(await revoke(provider, first.refresh_token!)).toBe(200);
+    await untilExpired(first.access_token);
+    provider.authorizationUrl = undefined;
+    await expect(connect(provider)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(mcp.hits.at(-1)).toMatchObject({ status: 401, reason: "invalid-token" });
+    // The SDK fell back to a new login: it asked to open the authorization URL again.
+    expect(provider.authorizationUrl).toBeDefined();
   });
 
   it("revokeGrant (the harness helper) ends a grant the same way", async () => {
