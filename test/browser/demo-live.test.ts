@@ -12,10 +12,13 @@ let browser: Browser;
 let demo: ChildProcess;
 let url: string;
 let out = "";
+let err = "";
 
 beforeAll(async () => {
   demo = spawn(process.execPath, [atriumBin, "demo", "--serve"], { stdio: ["ignore", "pipe", "pipe"] });
   demo.stdout!.on("data", (c) => { out += c; });
+  // Kept so that a view that never shows its rows fails with what the demo said (a busy-machine pass once did).
+  demo.stderr!.on("data", (c) => { err += c; });
   [browser, url] = await Promise.all([
     launchChromium(),
     waitForValue(() => /live view: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1], "the live URL from atrium demo --serve"),
@@ -38,7 +41,9 @@ describe("atrium demo --serve", () => {
     page.setDefaultTimeout(WAIT_MS);
     await page.goto(url);
     const view = page.frameLocator("#shell").frameLocator("#view");
-    await view.locator("tr.row").first().waitFor();
+    await view.locator("tr.row").first().waitFor().catch((e: Error) => {
+      throw new Error(`${e.message}\n--- the demo's stdout:\n${out}\n--- its stderr:\n${err}`);
+    });
     const rows = await view.locator("tr.row").count();
     expect(rows).toBeGreaterThan(5);
     await view.locator("#bar").evaluate((el) => { el.textContent = ""; });
