@@ -41,8 +41,14 @@ describe("atrium demo --serve", () => {
     page.setDefaultTimeout(WAIT_MS);
     await page.goto(url);
     const view = page.frameLocator("#shell").frameLocator("#view");
-    await view.locator("tr.row").first().waitFor().catch((e: Error) => {
-      throw new Error(`${e.message}\n--- the demo's stdout:\n${out}\n--- its stderr:\n${err}`);
+    await view.locator("tr.row").first().waitFor().catch(async (e: Error) => {
+      // What the shell said (its status line) and what its frame holds, read without waiting.
+      const shell = page.frameLocator("#shell");
+      const said = {
+        status: await shell.locator("#status").textContent({ timeout: WAIT_MS }).catch((x: Error) => x.message),
+        viewFrames: await shell.locator("#view").count().catch((x: Error) => x.message),
+      };
+      throw new Error(`${e.message}\n--- the shell: ${JSON.stringify(said)}\n--- the demo's stdout:\n${out}\n--- its stderr:\n${err}`);
     });
     const rows = await view.locator("tr.row").count();
     expect(rows).toBeGreaterThan(5);
