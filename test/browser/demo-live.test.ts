@@ -13,6 +13,8 @@ let demo: ChildProcess;
 let url: string;
 let out = "";
 let err = "";
+/** How long the failure report may spend reading the shell's status line. */
+const DESCRIBE_MS = 5_000;
 
 beforeAll(async () => {
   demo = spawn(process.execPath, [atriumBin, "demo", "--serve"], { stdio: ["ignore", "pipe", "pipe"] });
@@ -42,10 +44,11 @@ describe("atrium demo --serve", () => {
     await page.goto(url);
     const view = page.frameLocator("#shell").frameLocator("#view");
     await view.locator("tr.row").first().waitFor().catch(async (e: Error) => {
-      // What the shell said (its status line) and what its frame holds, read without waiting.
+      // What the shell said (its status line) and what its frame holds. A short read, only to describe
+      // the failure: a second full wait would run past the test's own timeout and lose this report.
       const shell = page.frameLocator("#shell");
       const said = {
-        status: await shell.locator("#status").textContent({ timeout: WAIT_MS }).catch((x: Error) => x.message),
+        status: await shell.locator("#status").textContent({ timeout: DESCRIBE_MS }).catch((x: Error) => x.message),
         viewFrames: await shell.locator("#view").count().catch((x: Error) => x.message),
       };
       throw new Error(`${e.message}\n--- the shell: ${JSON.stringify(said)}\n--- the demo's stdout:\n${out}\n--- its stderr:\n${err}`);
